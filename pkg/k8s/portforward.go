@@ -1,0 +1,145 @@
+package k8s
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/tools/portforward"
+	"k8s.io/client-go/transport/spdy"
+)
+
+// Forward is a running port-forward to a pod behind a Service.
+type Forward struct {
+	LocalAddr string // 127.0.0.1:PORT
+	Pod       string
+	stop      chan struct{}
+	done      chan error
+}
+
+// Close stops the port-forward and waits for it to end.
+func (f *Forward) Close() {
+	select {
+	case <-f.stop:
+	default:
+		close(f.stop)
+	}
+	<-f.done
+}
+
+// ForwardService opens a port-forward from a free loopback port to a ready pod of Service svc,
+// resolving the Service port to the pod's target port, as `kubectl port-forward svc/NAME` does.
+func ForwardService(ctx context.Context, c *Clients, namespace, svc string, port int) (*Forward, error) {
+	s, err := c.Clientset.CoreV1().Services(namespace).Get(ctx, svc, metav1.GetOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("finding Service %s/%s: %v", namespace, svc, err)
+	}
+	var sp *corev1.ServicePort
+	for i := range s.Spec.Ports {
+		if port == 0 || int(s.Spec.Ports[i].Port) == port {
+			sp = &s.Spec.Ports[i]
+			break
+		}
+	}
+	if sp == nil {
+		return nil, fmt.Errorf("Service %s/%s has no port %d", namespace, svc, port)
+	}
+	if len(s.Spec.Selector) == 0 {
+		return nil, fmt.Errorf("Service %s/%s has no selector: cannot pick a pod to forward to", namespace, svc)
+	}
+	pods, err := c.Clientset.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: labels.SelectorFromSet(s.Spec.Selector).String()})
+	if err != nil {
+		return nil, fmt.Errorf("listing pods of Service %s/%s: %v", namespace, svc, err)
+	}
+	var pod *corev1.Pod
+	for i := range pods.Items {
+		if podReady(&pods.Items[i]) {
+			pod = &pods.Items[i]
+			break
+		}
+	}
+	if pod == nil {
+		return nil, fmt.Errorf("Service %s/%s has no ready pod to forward to", namespace, svc)
+	}
+	target, err := targetPort(pod, sp)
+	if err != nil {
+		return nil, err
+	}
+	return ForwardPod(ctx, c, namespace, pod.Name, target)
+}
+
+// ForwardPod opens a port-forward from a free loopback port to port of a pod.
+func ForwardPod(ctx context.Context, c *Clients, namespace, pod string, port int) (*Forward, error) {
+	rt, upgrader, err := spdy.RoundTripperFor(c.REST)
+	if err != nil {
+		return nil, fmt.Errorf("port-forward: %v", err)
+	}
+	host := strings.TrimSuffix(c.REST.Host, "/")
+	u, err := url.Parse(host + c.REST.APIPath)
+	if err != nil {
+		return nil, fmt.Errorf("port-forward: %v", err)
+	}
+	u.Path = strings.TrimSuffix(u.Path, "/") + fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/portforward", namespace, pod)
+	dialer := spdy.NewDialer(upgrader, &http.Client{Transport: rt}, http.MethodPost, u)
+	stop, ready := make(chan struct{}), make(chan struct{})
+	pf, err := portforward.NewOnAddresses(dialer, []string{"127.0.0.1"}, []string{"0:" + strconv.Itoa(port)}, stop, ready, io.Discard, io.Discard)
+	if err != nil {
+		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, err)
+	}
+	f := &Forward{Pod: pod, stop: stop, done: make(chan error, 1)}
+	go func() { f.done <- pf.ForwardPorts() }()
+	select {
+	case <-ready:
+	case err := <-f.done:
+		f.done <- err
+		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, err)
+	case <-ctx.Done():
+		f.Close()
+		return nil, ctx.Err()
+	}
+	ports, err := pf.GetPorts()
+	if err != nil || len(ports) == 0 {
+		f.Close()
+		return nil, fmt.Errorf("port-forward to pod %s/%s: no local port", namespace, pod)
+	}
+	f.LocalAddr = fmt.Sprintf("127.0.0.1:%d", ports[0].Local)
+	return f, nil
+}
+
+func targetPort(pod *corev1.Pod, sp *corev1.ServicePort) (int, error) {
+	tp := sp.TargetPort
+	switch {
+	case tp.Type == intstr.Int && tp.IntVal != 0:
+		return int(tp.IntVal), nil
+	case tp.Type == intstr.String && tp.StrVal != "":
+		for _, c := range pod.Spec.Containers {
+			for _, p := range c.Ports {
+				if p.Name == tp.StrVal {
+					return int(p.ContainerPort), nil
+				}
+			}
+		}
+		return 0, fmt.Errorf("pod %s has no container port named %q", pod.Name, tp.StrVal)
+	}
+	return int(sp.Port), nil
+}
+
+func podReady(p *corev1.Pod) bool {
+	if p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
+		return false
+	}
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

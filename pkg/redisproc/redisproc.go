@@ -1,0 +1,201 @@
+// Package redisproc starts and stops real redis-server processes on free loopback ports: the
+// sandbox's Redis masters and the test harness's.
+package redisproc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// InstallHint is the one command that installs redis-server on Debian.
+const InstallHint = "apt-get install -y redis-server"
+
+// ErrNotInstalled says redis-server is not on PATH.
+var ErrNotInstalled = errors.New("redis-server is not installed: run '" + InstallHint + "' (Debian/Ubuntu) or put redis-server on PATH")
+
+// Options configure one server.
+type Options struct {
+	// Dir holds the server's data, log and pid files. It must exist.
+	Dir string
+	// Port to listen on 127.0.0.1; 0 picks a free one.
+	Port int
+	// Password, when set, is required of clients (requirepass).
+	Password string
+	// Args are extra redis-server arguments, for example "--appendonly", "yes".
+	Args []string
+}
+
+// Server is a running redis-server process that this package started.
+type Server struct {
+	Addr string // 127.0.0.1:PORT
+	Port int
+	opts Options
+	cmd  *exec.Cmd
+	done chan struct{}
+}
+
+// Path returns redis-server's path or ErrNotInstalled.
+func Path() (string, error) {
+	p, err := exec.LookPath("redis-server")
+	if err != nil {
+		return "", ErrNotInstalled
+	}
+	return p, nil
+}
+
+// Start launches redis-server and waits until it answers PING (at most 10 s).
+func Start(ctx context.Context, o Options) (*Server, error) {
+	bin, err := Path()
+	if err != nil {
+		return nil, err
+	}
+	var lastErr error
+	for attempt := 0; attempt < 5; attempt++ {
+		port := o.Port
+		if port == 0 {
+			if port, err = FreePort(); err != nil {
+				return nil, err
+			}
+		}
+		s, err := start(ctx, bin, o, port)
+		if err == nil {
+			return s, nil
+		}
+		lastErr = err
+		if o.Port != 0 {
+			break
+		}
+	}
+	return nil, lastErr
+}
+
+func start(ctx context.Context, bin string, o Options, port int) (*Server, error) {
+	args := []string{
+		"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", o.Dir,
+		"--save", "", "--appendonly", "no", "--daemonize", "no",
+		"--logfile", filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port)),
+		"--dbfilename", fmt.Sprintf("dump-%d.rdb", port),
+		"--appendfilename", fmt.Sprintf("appendonly-%d.aof", port),
+		"--appenddirname", fmt.Sprintf("aof-%d", port),
+		"--protected-mode", "no",
+	}
+	if o.Password != "" {
+		args = append(args, "--requirepass", o.Password)
+	}
+	args = append(args, o.Args...)
+	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting redis-server: %v", err)
+	}
+	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), Port: port, opts: o, cmd: cmd, done: make(chan struct{})}
+	go func() { _ = cmd.Wait(); close(s.done) }()
+	c := redis.NewClient(&redis.Options{Addr: s.Addr, Password: o.Password, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
+	defer c.Close()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		if err := c.Ping(ctx).Err(); err == nil {
+			return s, nil
+		}
+		select {
+		case <-s.done:
+			log, _ := os.ReadFile(filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port)))
+			return nil, fmt.Errorf("redis-server on port %d exited at start: %s", port, lastLine(log))
+		case <-ctx.Done():
+			s.Kill()
+			return nil, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			s.Kill()
+			return nil, fmt.Errorf("redis-server on port %d did not answer within 10s", port)
+		}
+	}
+}
+
+func lastLine(b []byte) string {
+	for len(b) > 0 && (b[len(b)-1] == '\n' || b[len(b)-1] == '\r') {
+		b = b[:len(b)-1]
+	}
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			return string(b[i+1:])
+		}
+	}
+	return string(b)
+}
+
+// URL returns the redis:// URL of the server (with its password, for handing to a client).
+func (s *Server) URL() string {
+	if s.opts.Password != "" {
+		return "redis://:" + s.opts.Password + "@" + s.Addr
+	}
+	return "redis://" + s.Addr
+}
+
+// Pid returns the server's process id.
+func (s *Server) Pid() int { return s.cmd.Process.Pid }
+
+// Alive reports whether the process is still running.
+func (s *Server) Alive() bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+		return true
+	}
+}
+
+// Kill ends the server at once with SIGKILL (a crash) and waits for it.
+func (s *Server) Kill() {
+	if s.Alive() {
+		_ = s.cmd.Process.Signal(syscall.SIGKILL)
+	}
+	<-s.done
+}
+
+// Stop asks the server to shut down (SIGTERM) and waits up to 5 s before killing it.
+func (s *Server) Stop() {
+	if !s.Alive() {
+		return
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case <-s.done:
+	case <-time.After(5 * time.Second):
+		s.Kill()
+	}
+}
+
+// Restart starts a stopped or killed server again on the same port with the same options.
+func (s *Server) Restart(ctx context.Context) error {
+	s.Kill()
+	o := s.opts
+	o.Port = s.Port
+	n, err := Start(ctx, o)
+	if err != nil {
+		return err
+	}
+	*s = *n
+	return nil
+}
+
+// FreePort asks the kernel for a free TCP port on 127.0.0.1.
+func FreePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, fmt.Errorf("finding a free port: %v", err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}

@@ -1,0 +1,25 @@
+#!/bin/bash
+# Install what osctl's tests need on a fresh Debian machine, and build (or find cached) the
+# Kubernetes control plane binaries. Safe to run again: it only installs what is missing.
+set -euo pipefail
+need=()
+command -v redis-server >/dev/null || need+=(redis-server)
+command -v linux.uml >/dev/null || need+=(user-mode-linux)
+command -v rpc.nfsd >/dev/null || need+=(nfs-kernel-server)
+command -v mount.nfs >/dev/null || need+=(nfs-common)
+command -v rpcbind >/dev/null || need+=(rpcbind)
+command -v modprobe >/dev/null || need+=(kmod)
+command -v openssl >/dev/null || need+=(openssl)
+command -v ip >/dev/null || need+=(iproute2)
+command -v perl >/dev/null || need+=(perl)
+if [ ${#need[@]} -gt 0 ]; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
+    exit 2
+  fi
+  echo "installing ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+fi
+"$(dirname "$0")/k8s-build.sh"
