@@ -1,0 +1,69 @@
+package testenv
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+var (
+	binOnce sync.Once
+	binPath string
+	binErr  error
+	binDir  string
+)
+
+// OsctlBinary builds the osctl binary (without -race, so load tests run at real speed) once per
+// test process and returns its path. The binary lives until the process exits; call
+// CleanupBinary from TestMain to remove it.
+func OsctlBinary(t testing.TB) string {
+	t.Helper()
+	binOnce.Do(func() {
+		root, err := ModuleRoot()
+		if err != nil {
+			binErr = err
+			return
+		}
+		binDir, binErr = os.MkdirTemp("", "osctl-bin-")
+		if binErr != nil {
+			return
+		}
+		binPath = filepath.Join(binDir, "osctl")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/osctl")
+		cmd.Dir = root
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			binErr = &buildError{out: string(out), err: err}
+		}
+	})
+	if binErr != nil {
+		t.Fatalf("building osctl: %v", binErr)
+	}
+	return binPath
+}
+
+// CleanupBinary removes the binary built by OsctlBinary.
+func CleanupBinary() {
+	if binDir != "" {
+		_ = os.RemoveAll(binDir)
+	}
+}
+
+type buildError struct {
+	out string
+	err error
+}
+
+func (e *buildError) Error() string { return e.err.Error() + ": " + e.out }
+
+// ModuleRoot returns the directory holding osctl's go.mod.
+func ModuleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
