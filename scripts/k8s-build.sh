@@ -8,7 +8,20 @@ K8S_VERSION=${K8S_VERSION:-v1.37.2}; ETCD_VERSION=${ETCD_VERSION:-v3.6.16}; KWOK
 CACHE=${OSCTL_CACHE:-/var/cache/osctl}
 ROOT=$CACHE/k8s-$K8S_VERSION-etcd-$ETCD_VERSION-kwok-$KWOK_VERSION
 BIN=$ROOT/bin
-if [ -f "$ROOT/.complete" ]; then echo "$BIN"; exit 0; fi
+# kwok ships no lifecycle stages in the binary and its CRDs live in the module: take both from
+# the module cache (cheap, so done on warm runs too when missing).
+kwok_extras() {
+  [ -f "$ROOT/kwok-stages.yaml" ] && [ -d "$ROOT/kwok-crds" ] && return 0
+  local KW
+  KW=$(cd /tmp && GOFLAGS=-mod=mod go mod download -json "sigs.k8s.io/kwok@$KWOK_VERSION" | sed -n 's/.*"Dir": "\(.*\)",/\1/p')
+  for d in node/fast node/heartbeat-with-lease pod/fast; do
+    for f in "$KW/kustomize/stage/$d"/*.yaml; do case "$f" in */kustomization.yaml) continue;; esac; echo '---'; cat "$f"; done
+  done > "$ROOT/kwok-stages.yaml.tmp" && mv "$ROOT/kwok-stages.yaml.tmp" "$ROOT/kwok-stages.yaml"
+  mkdir -p "$ROOT/kwok-crds.tmp"
+  cp "$KW"/kustomize/crd/bases/*.yaml "$ROOT/kwok-crds.tmp/" && chmod 644 "$ROOT"/kwok-crds.tmp/*.yaml
+  rm -rf "$ROOT/kwok-crds"; mv "$ROOT/kwok-crds.tmp" "$ROOT/kwok-crds"
+}
+if [ -f "$ROOT/.complete" ]; then kwok_extras; echo "$BIN"; exit 0; fi
 mkdir -p "$BIN" "$ROOT/src/k8s" "$ROOT/src/etcd"
 export GOFLAGS=-mod=mod
 STAGING=v0.${K8S_VERSION#v1.}
@@ -35,10 +48,6 @@ go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >&2
 go build -trimpath -ldflags='-s -w' -o "$BIN/etcd" go.etcd.io/etcd/server/v3
 
 GOBIN=$BIN go install -trimpath -ldflags='-s -w' "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
-# kwok ships no lifecycle stages in the binary: concatenate the module's fast stages.
-KW=$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage
-for d in node/fast node/heartbeat-with-lease pod/fast; do
-  for f in "$KW/$d"/*.yaml; do case "$f" in */kustomization.yaml) continue;; esac; echo '---'; cat "$f"; done
-done > "$ROOT/kwok-stages.yaml"
+kwok_extras
 touch "$ROOT/.complete"
 echo "$BIN"

@@ -1,0 +1,566 @@
+package testenv
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"crypto/tls"
+	"crypto/x509"
+
+	authv1 "k8s.io/api/authentication/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/redisproc"
+)
+
+// Versions of the control plane the harness runs; scripts/k8s-build.sh builds them.
+const (
+	K8sVersion  = "v1.37.2"
+	EtcdVersion = "v3.6.16"
+	KwokVersion = "v0.8.0"
+)
+
+// KubeBinDir returns the directory holding etcd, kube-apiserver, kube-controller-manager,
+// kube-scheduler, kubectl and kwok: $OSCTL_K8S_BIN, else the versioned cache that
+// scripts/k8s-build.sh fills. ok is false when the binaries are not there.
+func KubeBinDir() (dir string, ok bool) {
+	dir = os.Getenv("OSCTL_K8S_BIN")
+	if dir == "" {
+		cache := os.Getenv("OSCTL_CACHE")
+		if cache == "" {
+			cache = "/var/cache/osctl"
+		}
+		dir = filepath.Join(cache, fmt.Sprintf("k8s-%s-etcd-%s-kwok-%s", K8sVersion, EtcdVersion, KwokVersion), "bin")
+	}
+	for _, b := range []string{"etcd", "kube-apiserver", "kube-controller-manager", "kube-scheduler", "kubectl", "kwok"} {
+		if _, err := os.Stat(filepath.Join(dir, b)); err != nil {
+			return dir, false
+		}
+	}
+	for _, f := range []string{"kwok-stages.yaml", "kwok-crds"} {
+		if _, err := os.Stat(filepath.Join(dir, "..", f)); err != nil {
+			return dir, false
+		}
+	}
+	return dir, true
+}
+
+// Kube is a real control plane on loopback: etcd, kube-apiserver, kube-controller-manager (with
+// the HPA, deployment and PV binder controllers), kube-scheduler, and kwok, which runs two fake
+// nodes, makes pods Ready, and maps exec and port-forward into pods to the host.
+type Kube struct {
+	Dir        string // run directory: pki, logs, kubeconfigs, exec fixtures
+	Kubeconfig string // admin kubeconfig
+	BinDir     string
+	Server     string // https://127.0.0.1:PORT
+	Clients    *k8s.Clients
+
+	mu    sync.Mutex
+	procs []*exec.Cmd
+}
+
+var (
+	sharedKubeOnce sync.Once
+	sharedKube     *Kube
+	sharedKubeErr  error
+)
+
+// SharedKube returns one control plane shared by every test of this test process, started on
+// first use (about 4 s). RunMain stops it. Tests must use their own namespaces (NewNamespace).
+func SharedKube(t testing.TB) *Kube {
+	t.Helper()
+	bin, ok := KubeBinDir()
+	Require(t, ok, "Kubernetes control plane binaries in "+bin+" (run scripts/k8s-build.sh)")
+	sharedKubeOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "osctl-kube-")
+		if err != nil {
+			sharedKubeErr = err
+			return
+		}
+		sharedKube, sharedKubeErr = startKube(dir, bin)
+	})
+	if sharedKubeErr != nil {
+		t.Fatalf("starting the control plane: %v", sharedKubeErr)
+	}
+	return sharedKube
+}
+
+// RunMain runs the tests, then stops the shared services (control plane, osctl binary).
+// Use it as: func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }.
+func RunMain(m *testing.M) int {
+	code := m.Run()
+	if sharedKube != nil {
+		sharedKube.Stop()
+		_ = os.RemoveAll(sharedKube.Dir)
+	}
+	CleanupBinary()
+	return code
+}
+
+func startKube(dir, bin string) (*Kube, error) {
+	k := &Kube{Dir: dir, BinDir: bin, Kubeconfig: filepath.Join(dir, "kubeconfig")}
+	ok := false
+	defer func() {
+		if !ok {
+			k.Stop()
+		}
+	}()
+	pki := filepath.Join(dir, "pki")
+	if err := writePKI(pki); err != nil {
+		return nil, fmt.Errorf("pki: %w", err)
+	}
+	for _, d := range []string{"logs", "home", "exec", "shim"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := writeExecShims(filepath.Join(dir, "shim")); err != nil {
+		return nil, err
+	}
+	ports := make([]int, 7)
+	for i := range ports {
+		p, err := redisproc.FreePort()
+		if err != nil {
+			return nil, err
+		}
+		ports[i] = p
+	}
+	pEtcd, pPeer, pAPI, pKCM, pSched, pKwok := ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
+	k.Server = fmt.Sprintf("https://127.0.0.1:%d", pAPI)
+	kcfg := func(name, user, cert string) (string, error) {
+		p := filepath.Join(dir, name+".kubeconfig")
+		s := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster: {server: "%s", certificate-authority: "%s/ca.crt"}
+users:
+- name: %s
+  user: {client-certificate: "%s/%s.crt", client-key: "%s/%s.key"}
+contexts:
+- name: local
+  context: {cluster: local, user: %s}
+current-context: local
+`, k.Server, pki, user, pki, cert, pki, cert, user)
+		return p, os.WriteFile(p, []byte(s), 0o600)
+	}
+	admin, err := kcfg("admin", "admin", "admin")
+	if err != nil {
+		return nil, err
+	}
+	if err := copyFile(admin, k.Kubeconfig); err != nil {
+		return nil, err
+	}
+	kcm, _ := kcfg("kcm", "system:kube-controller-manager", "kube-controller-manager")
+	sched, _ := kcfg("sched", "system:kube-scheduler", "kube-scheduler")
+
+	if err := k.start("etcd", nil, filepath.Join(bin, "etcd"), "--name=e0", "--data-dir="+filepath.Join(dir, "etcd-data"),
+		fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", pEtcd), fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", pEtcd),
+		fmt.Sprintf("--listen-peer-urls=http://127.0.0.1:%d", pPeer), fmt.Sprintf("--initial-advertise-peer-urls=http://127.0.0.1:%d", pPeer),
+		fmt.Sprintf("--initial-cluster=e0=http://127.0.0.1:%d", pPeer), "--unsafe-no-fsync=true", "--log-level=warn"); err != nil {
+		return nil, err
+	}
+	if err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"),
+		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", pEtcd),
+		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pAPI),
+		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
+		"--client-ca-file="+pki+"/ca.crt",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file="+pki+"/sa.pub", "--service-account-signing-key-file="+pki+"/sa.key",
+		"--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=Node,RBAC",
+		"--kubelet-preferred-address-types=InternalIP", "--endpoint-reconciler-type=none",
+		"--cert-dir="+filepath.Join(dir, "apiserver-certs"), "--profiling=false", "--v=1"); err != nil {
+		return nil, err
+	}
+	if err := waitReady(k.Server+"/readyz", pki, 60*time.Second); err != nil {
+		return nil, fmt.Errorf("kube-apiserver: %w (log: %s)", err, tail(filepath.Join(dir, "logs", "kube-apiserver.log")))
+	}
+	controllers := "deployment-controller,replicaset-controller,horizontal-pod-autoscaler-controller,serviceaccount-controller," +
+		"namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller," +
+		"node-lifecycle-controller,persistentvolume-binder-controller,disruption-controller"
+	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"),
+		"--kubeconfig="+kcm, "--authentication-kubeconfig="+kcm, "--authorization-kubeconfig="+kcm,
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pKCM),
+		"--leader-elect=false", "--use-service-account-credentials=true",
+		"--service-account-private-key-file="+pki+"/sa.key", "--root-ca-file="+pki+"/ca.crt",
+		"--horizontal-pod-autoscaler-sync-period=2s", "--controllers="+controllers,
+		"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"); err != nil {
+		return nil, err
+	}
+	if err := k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),
+		"--kubeconfig="+sched, "--authentication-kubeconfig="+sched, "--authorization-kubeconfig="+sched,
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pSched), "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
+		return nil, err
+	}
+	if out, err := k.kubectl(nil, "apply", "-f", filepath.Join(bin, "..", "kwok-crds")); err != nil {
+		return nil, fmt.Errorf("applying kwok CRDs: %v: %s", err, out)
+	}
+	if out, err := k.kubectl([]byte(clusterObjects), "apply", "-f", "-"); err != nil {
+		return nil, fmt.Errorf("applying nodes and ClusterExec: %v: %s", err, out)
+	}
+	env := []string{"PATH=" + filepath.Join(dir, "shim") + ":" + os.Getenv("PATH")}
+	if err := k.start("kwok", env, filepath.Join(bin, "kwok"), "--kubeconfig="+admin,
+		"--config="+filepath.Join(bin, "..", "kwok-stages.yaml"),
+		"--enable-crds=Exec,ClusterExec,PortForward,ClusterPortForward",
+		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+		"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", pKwok), fmt.Sprintf("--server-address=127.0.0.1:%d", pKwok),
+		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
+		"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40"); err != nil {
+		return nil, err
+	}
+	clients, err := k8s.Load(k8s.Config{Kubeconfig: k.Kubeconfig})
+	if err != nil {
+		return nil, err
+	}
+	k.Clients = clients
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+	defer cancel()
+	for {
+		ready := 0
+		nodes, err := clients.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		if err == nil {
+			for _, n := range nodes.Items {
+				untainted := len(n.Spec.Taints) == 0
+				for _, c := range n.Status.Conditions {
+					if c.Type == "Ready" && c.Status == "True" && untainted {
+						ready++
+					}
+				}
+			}
+		}
+		_, saErr := clients.Clientset.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
+		if ready == 2 && saErr == nil {
+			break
+		}
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("nodes not ready and untainted within 90s (kwok log: %s)", tail(filepath.Join(dir, "logs", "kwok.log")))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	ok = true
+	return k, nil
+}
+
+// start launches one component in its own process group; it dies with the test process.
+func (k *Kube) start(name string, env []string, bin string, args ...string) error {
+	logf, err := os.Create(filepath.Join(k.Dir, "logs", name+".log"))
+	if err != nil {
+		return err
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.Env = append(append(os.Environ(), "HOME="+filepath.Join(k.Dir, "home")), env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		logf.Close()
+		return fmt.Errorf("starting %s: %w", name, err)
+	}
+	go func() { _ = cmd.Wait(); logf.Close() }()
+	k.mu.Lock()
+	k.procs = append(k.procs, cmd)
+	k.mu.Unlock()
+	return nil
+}
+
+// Stop ends every component the harness started, by pid, newest first.
+func (k *Kube) Stop() {
+	k.mu.Lock()
+	procs := k.procs
+	k.procs = nil
+	k.mu.Unlock()
+	for i := len(procs) - 1; i >= 0; i-- {
+		if p := procs[i].Process; p != nil {
+			_ = p.Signal(syscall.SIGKILL)
+		}
+	}
+	for _, c := range procs {
+		for j := 0; j < 100 && c.ProcessState == nil; j++ {
+			if c.Process == nil || c.Process.Signal(syscall.Signal(0)) != nil {
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+}
+
+func (k *Kube) kubectl(stdin []byte, args ...string) (string, error) {
+	cmd := exec.Command(filepath.Join(k.BinDir, "kubectl"), append([]string{"--kubeconfig=" + k.Kubeconfig}, args...)...)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// Kubectl runs kubectl as the cluster admin and fails the test on error.
+func (k *Kube) Kubectl(t testing.TB, args ...string) string {
+	t.Helper()
+	out, err := k.kubectl(nil, args...)
+	if err != nil {
+		t.Fatalf("kubectl %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// Apply applies YAML in namespace ns ("" for cluster-scoped or namespaced-in-YAML objects).
+func (k *Kube) Apply(t testing.TB, ns, yaml string) {
+	t.Helper()
+	args := []string{"apply", "-f", "-"}
+	if ns != "" {
+		args = append(args, "-n", ns)
+	}
+	if out, err := k.kubectl([]byte(yaml), args...); err != nil {
+		t.Fatalf("kubectl apply: %v: %s", err, out)
+	}
+}
+
+// NewNamespace creates a fresh namespace for one test and deletes it when the test ends.
+func (k *Kube) NewNamespace(t testing.TB) string {
+	t.Helper()
+	name := fmt.Sprintf("t-%s-%d", sanitize(t.Name()), time.Now().UnixNano()%1_000_000)
+	k.Kubectl(t, "create", "namespace", name)
+	t.Cleanup(func() { _, _ = k.kubectl(nil, "delete", "namespace", name, "--wait=false") })
+	return name
+}
+
+func sanitize(s string) string {
+	s = strings.ToLower(s)
+	var b strings.Builder
+	for _, r := range s {
+		if (r >= 'a' && r <= 'z') || (r >= '0' && r <= '9') {
+			b.WriteRune(r)
+		} else {
+			b.WriteByte('-')
+		}
+	}
+	out := strings.Trim(b.String(), "-")
+	if len(out) > 40 {
+		out = strings.Trim(out[:40], "-")
+	}
+	return out
+}
+
+// SetPodMountinfo makes `cat /proc/self/mountinfo` (and `sh -c ... </proc/self/mountinfo`) run
+// through exec in pod ns/pod return mountinfo, as if the pod's container saw those mounts.
+func (k *Kube) SetPodMountinfo(t testing.TB, ns, pod, mountinfo string) {
+	t.Helper()
+	f := filepath.Join(k.Dir, "exec", ns+"_"+pod+".mountinfo")
+	if err := os.WriteFile(f, []byte(mountinfo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k.setPodExecEnv(t, ns, pod, map[string]string{"OSCTL_FAKE_MOUNTINFO": f})
+}
+
+// SetPodNoCat makes `cat` missing in the pod (a distroless image), with mountinfo still
+// readable through `sh`.
+func (k *Kube) SetPodNoCat(t testing.TB, ns, pod, mountinfo string) {
+	t.Helper()
+	f := filepath.Join(k.Dir, "exec", ns+"_"+pod+".mountinfo")
+	if err := os.WriteFile(f, []byte(mountinfo), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k.setPodExecEnv(t, ns, pod, map[string]string{"OSCTL_FAKE_MOUNTINFO": f, "OSCTL_FAKE_NO_CAT": "1"})
+}
+
+func (k *Kube) setPodExecEnv(t testing.TB, ns, pod string, env map[string]string) {
+	t.Helper()
+	var envs strings.Builder
+	for name, v := range env {
+		fmt.Fprintf(&envs, "      - name: %s\n        value: %q\n", name, v)
+	}
+	k.Apply(t, ns, fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
+kind: Exec
+metadata:
+  name: %s
+spec:
+  execs:
+  - local:
+      envs:
+      - name: KWOK_FAKE_EXEC
+        value: "1"
+%s`, pod, envs.String()))
+	// kwok picks the object up from a watch: wait until an exec sees it.
+	deadline := time.Now().Add(20 * time.Second)
+	for time.Now().Before(deadline) {
+		out, _ := k.kubectl(nil, "-n", ns, "exec", pod, "--", "sh", "-c", "echo $OSCTL_FAKE_MOUNTINFO")
+		if strings.Contains(out, env["OSCTL_FAKE_MOUNTINFO"]) && env["OSCTL_FAKE_MOUNTINFO"] != "" {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Fatalf("kwok did not apply the Exec for pod %s/%s within 20s", ns, pod)
+}
+
+// ForwardPodPort makes port-forwards to port of pod ns/pod reach target (host:port on loopback),
+// for example a real redis-server standing in for the pod's container.
+func (k *Kube) ForwardPodPort(t testing.TB, ns, pod string, port int, target string) {
+	t.Helper()
+	host, portS, _ := strings.Cut(target, ":")
+	tp, _ := strconv.Atoi(portS)
+	k.Apply(t, ns, fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
+kind: PortForward
+metadata:
+  name: %s
+spec:
+  forwards:
+  - ports: [%d]
+    target:
+      port: %d
+      address: %s
+`, pod, port, tp, host))
+}
+
+// ServiceAccountKubeconfig writes a kubeconfig that authenticates as ServiceAccount ns/sa with
+// a fresh token (for RBAC tests) and returns its path.
+func (k *Kube) ServiceAccountKubeconfig(t testing.TB, ns, sa string) string {
+	t.Helper()
+	ctx := context.Background()
+	exp := int64(3600)
+	tok, err := k.Clients.Clientset.CoreV1().ServiceAccounts(ns).CreateToken(ctx, sa,
+		&authv1.TokenRequest{Spec: authv1.TokenRequestSpec{ExpirationSeconds: &exp}}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatalf("token for %s/%s: %v", ns, sa, err)
+	}
+	p := filepath.Join(t.TempDir(), "sa.kubeconfig")
+	s := fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster: {server: "%s", certificate-authority: "%s/pki/ca.crt"}
+users:
+- name: %s
+  user: {token: "%s"}
+contexts:
+- name: local
+  context: {cluster: local, user: %s, namespace: %s}
+current-context: local
+`, k.Server, k.Dir, sa, tok.Status.Token, sa, ns)
+	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// WaitFor polls cond every 100 ms until it returns true, an error, or timeout passes.
+func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool, error)) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		ok, err := cond()
+		if err != nil {
+			t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if ok {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %v waiting for %s", timeout, what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func waitReady(url, pki string, timeout time.Duration) error {
+	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		return err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
+	if err != nil {
+		return err
+	}
+	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}
+	deadline := time.Now().Add(timeout)
+	for time.Now().Before(deadline) {
+		resp, err := c.Get(url)
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return nil
+			}
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	return fmt.Errorf("not ready within %v", timeout)
+}
+
+func tail(path string) string {
+	b, _ := os.ReadFile(path)
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}
+
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o600)
+}
+
+func writeExecShims(dir string) error {
+	cat := `#!/bin/sh
+# osctl test shim: pods "see" the mountinfo file the test chose (kwok runs exec on the host).
+if [ -n "$OSCTL_FAKE_NO_CAT" ]; then echo 'exec: "cat": executable file not found in $PATH' >&2; exit 127; fi
+if [ -n "$OSCTL_FAKE_MOUNTINFO" ]; then
+  for a in "$@"; do case "$a" in /proc/self/mountinfo|/proc/[0-9]*/mountinfo) exec /bin/cat "$OSCTL_FAKE_MOUNTINFO";; esac; done
+fi
+exec /bin/cat "$@"
+`
+	sh := `#!/bin/bash
+# osctl test shim: sh -c '... </proc/self/mountinfo' reads the mountinfo file the test chose.
+if [ -n "$OSCTL_FAKE_MOUNTINFO" ]; then
+  args=(); for a in "$@"; do args+=("${a//\/proc\/self\/mountinfo/$OSCTL_FAKE_MOUNTINFO}"); done
+  exec /bin/sh "${args[@]}"
+fi
+exec /bin/sh "$@"
+`
+	if err := os.WriteFile(filepath.Join(dir, "cat"), []byte(cat), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "sh"), []byte(sh), 0o755)
+}
+
+const clusterObjects = `apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterExec
+metadata:
+  name: cluster-exec-local
+spec:
+  execs:
+  - local:
+      envs:
+      - name: KWOK_FAKE_EXEC
+        value: "1"
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-0
+  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
+  labels: {kubernetes.io/hostname: kwok-node-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: zone-a}
+spec: {}
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: kwok-node-1
+  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
+  labels: {kubernetes.io/hostname: kwok-node-1, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: zone-b}
+spec: {}
+`
