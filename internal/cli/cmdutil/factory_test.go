@@ -1,0 +1,152 @@
+package cmdutil
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/redisconn"
+)
+
+func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
+
+func newTestFactory() *Factory {
+	io, _, _, _ := Test()
+	return &Factory{IO: io, Secrets: &redact.Secrets{}, Now: time.Now}
+}
+
+// TestRedisThroughSecretAndServicePortForward reaches a password-protected redis-server that
+// stands behind the chart's Service queue:6379, with the password read from a Secret, as an SRE
+// outside the cluster would: --redis-service queue --redis-secret NS/redis:password -n NS.
+func TestRedisThroughSecretAndServicePortForward(t *testing.T) {
+	const pw = "s3cret-from-secret"
+	r := testenv.StartRedis(t, testenv.WithPassword(pw))
+	k := testenv.SharedKube(t)
+	ns := k.NewNamespace(t)
+	k.Apply(t, ns, `apiVersion: v1
+kind: Secret
+metadata: {name: redis}
+stringData: {password: `+pw+`}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: redis}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: redis}}
+  template:
+    metadata: {labels: {app: redis}}
+    spec:
+      containers:
+      - {name: redis, image: redis:6.0.9, ports: [{name: redis, containerPort: 6379}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: queue}
+spec:
+  selector: {app: redis}
+  ports: [{port: 6379, targetPort: redis}]
+`)
+	ctx := context.Background()
+	var pod string
+	testenv.WaitFor(t, 60*time.Second, "a ready redis pod", func() (bool, error) {
+		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=redis"})
+		if err != nil {
+			return false, err
+		}
+		for _, p := range pods.Items {
+			for _, c := range p.Status.Conditions {
+				if c.Type == "Ready" && c.Status == "True" {
+					pod = p.Name
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	})
+	k.ForwardPodPort(t, ns, pod, 6379, r.Addr)
+
+	f := newTestFactory()
+	f.KubeFlags.Kubeconfig, f.KubeFlags.Namespace = k.Kubeconfig, ns
+	f.Redis.Service = "queue"
+	f.Redis.Secret = ns + "/redis:password"
+	var ms []redisconn.Master
+	var closer func()
+	testenv.WaitFor(t, 20*time.Second, "PING through the port-forward", func() (bool, error) {
+		var err error
+		if closer != nil {
+			closer()
+		}
+		ms, closer, err = f.RedisMasters(ctx)
+		if err != nil {
+			return false, err
+		}
+		return redisconn.Ping(ctx, ms[0]) == nil, nil
+	})
+	defer closer()
+	if strings.Contains(ms[0].Name, pw) {
+		t.Fatalf("master name shows the password: %s", ms[0].Name)
+	}
+	if err := ms[0].Client.Set(ctx, "k", "v", 0).Err(); err != nil {
+		t.Fatalf("SET through the forward: %v", err)
+	}
+	if v, _ := r.Client().Get(ctx, "k").Result(); v != "v" {
+		t.Fatalf("the write did not reach the real server")
+	}
+
+	// A Secret key that does not exist: a one-line error naming the keys there, no value.
+	f2 := newTestFactory()
+	f2.KubeFlags.Kubeconfig, f2.KubeFlags.Namespace = k.Kubeconfig, ns
+	f2.Redis.URLs = []string{"redis://" + r.Addr}
+	f2.Redis.Secret = ns + "/redis:nope"
+	_, c2, err := f2.RedisMasters(ctx)
+	c2()
+	if err == nil || !strings.Contains(err.Error(), `no key "nope"`) || strings.Contains(err.Error(), pw) {
+		t.Fatalf("missing key error = %v", err)
+	}
+
+	// A Service with no ready pod.
+	f3 := newTestFactory()
+	f3.KubeFlags.Kubeconfig, f3.KubeFlags.Namespace = k.Kubeconfig, ns
+	f3.Redis.Service = "missing"
+	_, c3, err := f3.RedisMasters(ctx)
+	c3()
+	if err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("missing Service error = %v", err)
+	}
+}
+
+func TestRedisFlagsValidation(t *testing.T) {
+	ctx := context.Background()
+	t.Setenv("OSCTL_REDIS", "")
+	f := newTestFactory()
+	if _, c, err := f.RedisMasters(ctx); err == nil || ExitCode(err) != ExitError {
+		t.Fatalf("no master: err=%v", err)
+	} else {
+		c()
+	}
+	t.Setenv("OSCTL_REDIS", "redis://127.0.0.1:1, redis://127.0.0.1:2")
+	if got := f.RedisURLs(); len(got) != 2 || got[1] != "redis://127.0.0.1:2" {
+		t.Fatalf("OSCTL_REDIS parsed as %q", got)
+	}
+	f.Redis.URLs = []string{"redis://:pw@127.0.0.1:1"}
+	f.Redis.PasswordFile = "/nonexistent/osctl-password"
+	_, c, err := f.RedisMasters(ctx)
+	c()
+	if err == nil || !strings.Contains(err.Error(), "--redis-password-file") {
+		t.Fatalf("password file error = %v", err)
+	}
+	f.Redis.PasswordFile = ""
+	f.Redis.URLs = []string{"redis://127.0.0.1:1", "redis://127.0.0.1:1"}
+	_, c, err = f.RedisMasters(ctx)
+	c()
+	if err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Fatalf("duplicate master error = %v", err)
+	}
+}
