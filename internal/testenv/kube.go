@@ -68,7 +68,12 @@ type Kube struct {
 	Clients    *k8s.Clients
 
 	mu    sync.Mutex
-	procs []*exec.Cmd
+	procs []kubeProc
+}
+
+type kubeProc struct {
+	cmd  *exec.Cmd
+	done chan struct{}
 }
 
 var (
@@ -267,9 +272,10 @@ func (k *Kube) start(name string, env []string, bin string, args ...string) erro
 		logf.Close()
 		return fmt.Errorf("starting %s: %w", name, err)
 	}
-	go func() { _ = cmd.Wait(); logf.Close() }()
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
 	k.mu.Lock()
-	k.procs = append(k.procs, cmd)
+	k.procs = append(k.procs, kubeProc{cmd: cmd, done: done})
 	k.mu.Unlock()
 	return nil
 }
@@ -281,16 +287,12 @@ func (k *Kube) Stop() {
 	k.procs = nil
 	k.mu.Unlock()
 	for i := len(procs) - 1; i >= 0; i-- {
-		if p := procs[i].Process; p != nil {
-			_ = p.Signal(syscall.SIGKILL)
-		}
+		_ = procs[i].cmd.Process.Signal(syscall.SIGKILL)
 	}
-	for _, c := range procs {
-		for j := 0; j < 100 && c.ProcessState == nil; j++ {
-			if c.Process == nil || c.Process.Signal(syscall.Signal(0)) != nil {
-				break
-			}
-			time.Sleep(20 * time.Millisecond)
+	for _, p := range procs {
+		select {
+		case <-p.done:
+		case <-time.After(10 * time.Second):
 		}
 	}
 }
