@@ -4,7 +4,7 @@ GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X github.com/osctl/osctl/internal/cli.Version=$(VERSION)
 OSCTL_CACHE ?= /var/cache/osctl
-GOLANGCI_VERSION ?= v2.7.2
+GOLANGCI_VERSION ?= v2.15.0
 GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
