@@ -22,7 +22,8 @@ type Forward struct {
 	LocalAddr string // 127.0.0.1:PORT
 	Pod       string
 	stop      chan struct{}
-	done      chan error
+	done      chan struct{}
+	err       error // why forwarding ended; read after done is closed
 }
 
 // Close stops the port-forward and waits for it to end.
@@ -33,6 +34,16 @@ func (f *Forward) Close() {
 		close(f.stop)
 	}
 	<-f.done
+}
+
+// Err says why the port-forward ended (nil while it runs or after a clean Close).
+func (f *Forward) Err() error {
+	select {
+	case <-f.done:
+		return f.err
+	default:
+		return nil
+	}
 }
 
 // ForwardService opens a port-forward from a free loopback port to a ready pod of Service svc,
@@ -94,13 +105,12 @@ func ForwardPod(ctx context.Context, c *Clients, namespace, pod string, port int
 	if err != nil {
 		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, err)
 	}
-	f := &Forward{Pod: pod, stop: stop, done: make(chan error, 1)}
-	go func() { f.done <- pf.ForwardPorts() }()
+	f := &Forward{Pod: pod, stop: stop, done: make(chan struct{})}
+	go func() { f.err = pf.ForwardPorts(); close(f.done) }()
 	select {
 	case <-ready:
-	case err := <-f.done:
-		f.done <- err
-		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, err)
+	case <-f.done:
+		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, f.err)
 	case <-ctx.Done():
 		f.Close()
 		return nil, ctx.Err()
