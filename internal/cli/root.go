@@ -10,9 +10,15 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/redis/go-redis/v9/logging"
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	lockscmd "github.com/osctl/osctl/internal/cli/locks"
+	preflightcmd "github.com/osctl/osctl/internal/cli/preflight"
+	rolloutcmd "github.com/osctl/osctl/internal/cli/rollout"
+	sandboxcmd "github.com/osctl/osctl/internal/cli/sandbox"
+	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 )
 
 // Version is set at build time with -ldflags "-X github.com/osctl/osctl/internal/cli.Version=...".
@@ -20,6 +26,8 @@ var Version = "dev"
 
 // Main runs osctl with the process's arguments and returns its exit code.
 func Main() int {
+	// go-redis logs dial failures to stderr on its own; osctl reports every error itself, once.
+	logging.Disable()
 	return Run(context.Background(), cmdutil.New(Version), os.Args[1:])
 }
 
@@ -70,6 +78,11 @@ Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could no
 	root.AddCommand(
 		NewCmdVersion(f),
 		NewCmdCompletion(f),
+		lockscmd.NewCmdLocks(f),
+		sandboxcmd.NewCmdSandbox(f),
+		rolloutcmd.NewCmdRollout(f),
+		preflightcmd.NewCmdPreflight(f),
+		stresscmd.NewCmdStress(f, nil),
 	)
 	return root
 }

@@ -41,12 +41,18 @@ type Sandbox struct {
 const sandboxStartTimeout = 60 * time.Second
 
 // StartSandbox runs `<osctl binary> sandbox up args...` (the binary from OsctlBinary), waits for
-// its JSON line and returns what it said. The sandbox is stopped (SIGINT, then SIGKILL after 10 s)
+// its JSON line and returns what it said. Without --dir in args the state directory is a
+// t.TempDir(). The sandbox is stopped (SIGINT, then SIGKILL after 10 s)
 // when the test ends; its stderr is logged if the test failed. A sandbox that does not come up
 // fails the test with its stderr.
 func StartSandbox(t testing.TB, args ...string) *Sandbox {
 	t.Helper()
 	bin := OsctlBinary(t)
+	if !hasFlag(args, "--dir") {
+		// Keep the state inside the test's temp dir (removed after Stop) rather than a new
+		// temp dir that up would leave behind.
+		args = append(args, "--dir", t.TempDir())
+	}
 	cmd := exec.Command(bin, append([]string{"sandbox", "up"}, args...)...)
 	// up puts its replicas in their own process groups; a new group for up too keeps a test's
 	// Ctrl-C from racing with Stop, and Pdeathsig ends up if the test binary dies.
@@ -132,6 +138,15 @@ func (s *Sandbox) Stderr() string { return s.stderr.String() }
 // URL returns replica i's base URL joined with path.
 func (s *Sandbox) URL(i int, path string) string {
 	return fmt.Sprintf("%s%s", s.Replicas[i%len(s.Replicas)], path)
+}
+
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
 }
 
 type lockedBuffer struct {

@@ -16,19 +16,28 @@ const Mask = "xxxxx"
 // scrubbed with a pattern instead, so a malformed URL in an error message leaks nothing either.
 func URL(u string) string {
 	p, err := url.Parse(u)
-	if err != nil || p.User == nil {
-		return userinfoRE.ReplaceAllString(u, "${1}"+Mask+"@")
+	if err == nil && p.User != nil {
+		if _, has := p.User.Password(); has {
+			p.User = url.UserPassword(p.User.Username(), Mask)
+			return strings.Replace(p.String(), url.QueryEscape(Mask), Mask, 1)
+		}
 	}
-	if _, has := p.User.Password(); has {
-		p.User = url.UserPassword(p.User.Username(), Mask)
-		return strings.Replace(p.String(), url.QueryEscape(Mask), Mask, 1)
+	if err != nil || strings.Contains(u, "@") {
+		// A URL that did not parse, or whose '@' url.Parse did not take as the end of a
+		// user:password (a '#', '/' or space in it): mask from the first "scheme://user:" up to
+		// the last '@'. This may mask more than the password, never less.
+		if m := badURLRE.ReplaceAllString(u, "${1}"+Mask+"@"); m != u || err != nil {
+			return m
+		}
 	}
 	return p.String()
 }
 
 var userinfoRE = regexp.MustCompile(`(\w+://[^:/@\s]*:)[^@\s]*@`)
 
-var bearerRE = regexp.MustCompile(`(?i)(bearer\s+|token[=:]\s*|password[=:]\s*|requirepass\s+)[^\s"',]+`)
+var badURLRE = regexp.MustCompile(`(?s)(\w+://[^:]*:).*@`)
+
+var bearerRE = regexp.MustCompile(`(?i)(bearer\s+|token[=:]\s*|password[=:]\s*|requirepass\s+)["']?[^\s"',]+`)
 
 // Secrets keeps secret values seen at run time (a password from a file or a Secret) so that
 // String can remove them from any text, for example an error message from a library.

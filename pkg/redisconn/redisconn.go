@@ -121,6 +121,11 @@ func Connect(cfg Config) ([]Master, error) {
 		opt.ReadTimeout = orDefault(cfg.ReadTimeout, 3*time.Second)
 		opt.WriteTimeout = opt.ReadTimeout
 		opt.MaxRetries = 1
+		// go-redis dials 5 times per attempt by default: on a master that is down that is 5
+		// dial timeouts per command (15 s with the 3 s default), times MaxRetries+1.
+		opt.DialerRetries = 1
+		// Honour the caller's context deadlines, so a hung master cannot stall a lock operation.
+		opt.ContextTimeoutEnabled = true
 		if cfg.PoolSize > 0 {
 			opt.PoolSize = cfg.PoolSize
 		}

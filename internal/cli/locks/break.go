@@ -1,0 +1,266 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/pkg/locks"
+)
+
+// BreakOptions are the inputs of `osctl locks break`.
+type BreakOptions struct {
+	F           *cmdutil.Factory
+	Masters     mastersFunc
+	Pods        func() (locks.PodChecker, string)
+	Who         func() string
+	Format      output.Format
+	Keys        []string
+	Patterns    []string
+	Stale       bool
+	Force       bool
+	DryRun      bool
+	Yes         bool
+	NoAudit     bool
+	RetryWindow time.Duration
+}
+
+// NewCmdBreak builds `osctl locks break`.
+func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) error) *cobra.Command {
+	opts := &BreakOptions{F: f, Masters: factoryMasters(f), Pods: factoryPods(f), Who: who}
+	cmd := &cobra.Command{
+		Use:   "break [KEY...] [--stale]",
+		Short: "Delete stale Redis locks safely: re-check on every master, compare-and-delete, audit",
+		Long: `Break the given lock keys, or with --stale every stale lock inspect finds. For each key it re-reads
+every master, then deletes on each master with a Lua script that checks on the server, atomically,
+that the value is still the one observed and that the stale condition still holds (a lock renewed
+since has a TTL again and is not deleted). A lock that is not stale is refused, with the reason,
+unless --force; a key that is not a lock (a hash, an osctl: key) is always refused. A KEY that
+inspect prints quoted (it holds odd bytes) may be given as printed, quotes included.
+
+Every break is printed and appended to the stream osctl:audit on every reachable master (who,
+when, key, value, masters, reason, result per master); --no-audit disables that. It asks before
+deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was refused or not
+(fully) done; exit 2 when it could not run.`,
+		Example: `  osctl locks break --stale --dry-run
+  osctl locks break --stale --yes
+  osctl locks break 'redlock:6f1c...:extract' --force --yes`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Keys = make([]string, len(args))
+			for i, a := range args {
+				opts.Keys[i] = unquoteKey(a)
+			}
+			if len(args) == 0 && !opts.Stale {
+				return cmdutil.Usage("say what to break: one or more KEYs, or --stale for every stale lock")
+			}
+			if len(args) > 0 && len(opts.Patterns) > 0 {
+				return cmdutil.Usage("--pattern selects keys to scan: give KEYs or --pattern, not both")
+			}
+			if opts.Force && opts.Stale && len(args) == 0 {
+				return cmdutil.Usage("--force with --stale and no KEY would add nothing: --force breaks named KEYs that are not stale")
+			}
+			if opts.RetryWindow <= 0 {
+				return cmdutil.Usage("--retry-window must be positive")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return breakRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.BoolVar(&opts.Stale, "stale", false, "break every stale lock (of --pattern, default redlock:* and analysis:*:init_lock); with KEYs, only those that are stale")
+	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan with --stale (repeatable)")
+	fl.BoolVar(&opts.Force, "force", false, "break the named KEYs even when they are not stale (never a key that is not a lock)")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "re-read and decide, delete nothing")
+	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
+	fl.BoolVar(&opts.NoAudit, "no-audit", false, "do not append the breaks to the stream osctl:audit")
+	fl.DurationVar(&opts.RetryWindow, "retry-window", locks.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum")
+	output.AddFlag(cmd, &opts.Format)
+	return cmd
+}
+
+func breakRun(ctx context.Context, opts *BreakOptions) error {
+	f := opts.F
+	masters, closer, err := opts.Masters(ctx)
+	defer closer()
+	if err != nil {
+		return err
+	}
+	lo := locks.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
+	if opts.Pods != nil {
+		pods, w := opts.Pods()
+		if w != "" {
+			warn(f, "%s", w)
+		}
+		lo.Pods = pods
+	}
+	var plan, refused []locks.View
+	found := map[string]bool{}
+	sum, err := locks.Inspect(ctx, masters, lo, func(v locks.View) error {
+		found[v.Key] = true
+		switch {
+		case v.Verdict.Status == locks.StatusStale:
+			plan = append(plan, v)
+		case len(opts.Keys) == 0: // --stale over patterns: only stale ones are asked for
+		case opts.Force && v.Verdict.Status != locks.StatusNotALock && !opts.Stale:
+			plan = append(plan, v)
+		default:
+			refused = append(refused, v)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, m := range sum.Masters {
+		if m.Error != "" {
+			warn(f, "%s (breaking on the other masters only)", m.Error)
+		}
+	}
+	for _, k := range lo.Keys {
+		if !found[k] {
+			fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
+		}
+	}
+	var records []locks.AuditRecord
+	for _, v := range refused {
+		reason := "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; use --force to break it anyway"
+		if v.Verdict.Status == locks.StatusNotALock {
+			reason = "not a lock: " + v.Verdict.Reason
+		} else if opts.Stale {
+			reason = "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; --stale breaks only stale locks"
+		}
+		records = append(records, locks.AuditRecord{Who: opts.Who(), When: f.Now().UTC(), Key: v.Key, Value: v.Value,
+			Rule: v.Verdict.Rule, Reason: reason, Outcome: locks.OutcomeRefused, DryRun: opts.DryRun})
+	}
+	if len(plan) > 0 && !opts.DryRun {
+		fmt.Fprintf(f.IO.ErrOut, "About to break %d lock(s) on %d master(s):\n", len(plan), len(masters))
+		for _, v := range plan {
+			fmt.Fprintf(f.IO.ErrOut, "  %s = %s (%s): %s\n", escape(v.Key), escape(v.Value), v.Verdict.Status, v.Verdict.Reason)
+		}
+		if err := cmdutil.Confirm(f.IO, opts.Yes, fmt.Sprintf("Break %d lock(s)?", len(plan))); err != nil {
+			return err
+		}
+	}
+	b := locks.NewBreaker(masters, locks.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
+		Who: opts.Who(), Explain: explain, Now: f.Now})
+	for _, v := range plan {
+		rec, err := b.Break(ctx, v)
+		if err != nil {
+			_ = printBreaks(f, opts.Format, records)
+			return fmt.Errorf("interrupted while breaking %s: %v (the breaks above are done)", escape(v.Key), err)
+		}
+		records = append(records, rec)
+	}
+	if err := printBreaks(f, opts.Format, records); err != nil {
+		return err
+	}
+	return breakSummary(f, records, len(plan) == 0 && len(lo.Keys) == 0)
+}
+
+// unquoteKey accepts a key as inspect prints it: quoted Go-style when it holds odd bytes.
+func unquoteKey(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		if u, err := strconv.Unquote(s); err == nil {
+			return u
+		}
+	}
+	return s
+}
+
+func dedupe(keys []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, k := range keys {
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func printBreaks(f *cmdutil.Factory, format output.Format, records []locks.AuditRecord) error {
+	if format == output.JSONL {
+		for _, r := range records {
+			if err := output.Print(f.IO.Out, format, r, nil); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if records == nil {
+		records = []locks.AuditRecord{}
+	}
+	return output.Print(f.IO.Out, format, records, func(w io.Writer) error {
+		if len(records) == 0 {
+			return nil
+		}
+		t := output.NewTable(w, "KEY", "OUTCOME", "VALUE", "RESULTS", "REASON")
+		for _, r := range records {
+			res := make([]string, len(r.Results))
+			for i, m := range r.Results {
+				res[i] = m.Master + "=" + m.Result
+			}
+			cell := strings.Join(res, ",")
+			if cell == "" {
+				cell = "-"
+			}
+			if err := t.Append([]any{escape(r.Key), r.Outcome, escape(r.Value), cell, r.Reason}); err != nil {
+				return err
+			}
+		}
+		return t.Render()
+	})
+}
+
+// breakSummary says on stderr exactly what changed and decides the exit code.
+func breakSummary(f *cmdutil.Factory, records []locks.AuditRecord, nothingAsked bool) error {
+	var broken, deleted, problems, audited int
+	for _, r := range records {
+		deleted += r.Deleted()
+		switch r.Outcome {
+		case locks.OutcomeBroken:
+			broken++
+		case locks.OutcomeGone, locks.OutcomeDryRun:
+		default:
+			problems++
+		}
+		for _, a := range r.Audit {
+			if a.Result == locks.ResultAppended {
+				audited++
+			}
+		}
+		for _, m := range r.Results {
+			if m.Result == locks.ResultDeleted {
+				fmt.Fprintf(f.IO.ErrOut, "deleted %s = %s on %s\n", escape(r.Key), escape(r.Value), m.Master)
+			}
+		}
+		for _, a := range r.Audit {
+			if a.Result != locks.ResultAppended {
+				warn(f, "audit record of %s not written on %s: %s", escape(r.Key), a.Master, a.Detail)
+			}
+		}
+	}
+	switch {
+	case nothingAsked:
+		fmt.Fprintln(f.IO.ErrOut, "no stale locks: nothing to break")
+	case len(records) > 0 && records[0].DryRun:
+		fmt.Fprintf(f.IO.ErrOut, "dry run: nothing was changed (%d lock(s) would be broken, %d refused)\n", len(records)-problems, problems)
+	default:
+		fmt.Fprintf(f.IO.ErrOut, "%d lock(s) broken (%d key(s) deleted on masters), %d refused or not fully broken; %d audit record(s) appended to %s\n",
+			broken, deleted, problems, audited, locks.AuditStream)
+	}
+	if problems > 0 {
+		return cmdutil.ErrSilentFound
+	}
+	return nil
+}

@@ -1,0 +1,183 @@
+package locks
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/pkg/lockfiles"
+)
+
+// FilesOptions are the inputs of `osctl locks files`.
+type FilesOptions struct {
+	F      *cmdutil.Factory
+	Format output.Format
+	Root   string
+	Names  []string
+	MinAge time.Duration
+	Delete bool
+	DryRun bool
+	Yes    bool
+}
+
+// FilesReport is the -o json|yaml result of `osctl locks files`.
+type FilesReport struct {
+	Root     string              `json:"root"`
+	Files    []lockfiles.File    `json:"files"`
+	Removals []lockfiles.Removal `json:"removals,omitempty"`
+	Warnings []string            `json:"warnings,omitempty"`
+}
+
+// NewCmdFiles builds `osctl locks files`.
+func NewCmdFiles(f *cmdutil.Factory, runF func(context.Context, *FilesOptions) error) *cobra.Command {
+	opts := &FilesOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "files --root DIR [--delete]",
+		Short: "Find (and remove) stale lock files on the shared volume",
+		Long: `OpenStudio Server takes a flock on <analysis_dir>/analysis_zip.lock while it extracts an analysis zip
+and writes analysis_zip.receipt when done. A lock file without its receipt that nobody holds and
+that has not changed for --min-age is debris of an extraction that died: it is listed as stale.
+One flocked right now is listed as held (an extraction in progress) and never removed.
+
+--delete removes the stale ones (asking first on a terminal; --yes for scripts), each only after
+checking, with the file open and flocked, that it is the file that was listed (same inode, size
+and modification time), that no receipt appeared and that nobody holds its flock. Exit 1 when
+stale files are found and not removed.`,
+		Example: `  osctl locks files --root /mnt/openstudio/server/analyses
+  osctl locks files --root /mnt/openstudio --min-age 1h -o json
+  osctl locks files --root /mnt/openstudio --delete --dry-run
+  osctl locks files --root /mnt/openstudio --delete --yes`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Root == "" {
+				return cmdutil.Usage("--root DIR is required: the shared volume's directory to search, e.g. /mnt/openstudio")
+			}
+			if opts.MinAge < 0 {
+				return cmdutil.Usage("--min-age must not be negative")
+			}
+			if opts.DryRun && !opts.Delete {
+				return cmdutil.Usage("--dry-run goes with --delete")
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return filesRun(cmd.Context(), opts)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Root, "root", "", "directory to search (symbolic links are not followed)")
+	fl.StringArrayVar(&opts.Names, "name", nil, "lock file name glob (repeatable; default analysis_zip.lock); the receipt of X.lock is X.receipt")
+	fl.DurationVar(&opts.MinAge, "min-age", lockfiles.DefaultMinAge, "a lock file changed more recently than this is not stale (0: no minimum)")
+	fl.BoolVar(&opts.Delete, "delete", false, "remove the stale lock files")
+	fl.BoolVar(&opts.DryRun, "dry-run", false, "with --delete: run every check, remove nothing")
+	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
+	output.AddFlag(cmd, &opts.Format)
+	return cmd
+}
+
+func filesRun(ctx context.Context, opts *FilesOptions) error {
+	f := opts.F
+	minAge := opts.MinAge
+	if minAge == 0 {
+		minAge = -1
+	}
+	rep := FilesReport{Root: opts.Root, Files: []lockfiles.File{}}
+	warnings, err := lockfiles.Find(ctx, lockfiles.Options{Root: opts.Root, Names: opts.Names, MinAge: minAge, Now: f.Now}, func(lf lockfiles.File) error {
+		rep.Files = append(rep.Files, lf)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	rep.Warnings = warnings
+	for _, w := range warnings {
+		warn(f, "%s", w)
+	}
+	stale := 0
+	for _, lf := range rep.Files {
+		if lf.Status == lockfiles.StatusStale {
+			stale++
+		}
+	}
+	if opts.Delete && stale > 0 {
+		if !opts.DryRun {
+			if err := printFiles(f, opts.Format, FilesReport{Root: rep.Root, Files: rep.Files}, true); err != nil {
+				return err
+			}
+			if err := cmdutil.Confirm(f.IO, opts.Yes, fmt.Sprintf("Remove %d stale lock file(s) under %s?", stale, opts.Root)); err != nil {
+				return err
+			}
+		}
+		for _, lf := range rep.Files {
+			if lf.Status == lockfiles.StatusStale {
+				rep.Removals = append(rep.Removals, lockfiles.Remove(ctx, lf, opts.DryRun))
+			}
+		}
+	}
+	if err := printFiles(f, opts.Format, rep, false); err != nil {
+		return err
+	}
+	removed := 0
+	for _, r := range rep.Removals {
+		switch r.Result {
+		case lockfiles.ResultRemoved, lockfiles.ResultGone:
+			removed++
+		}
+		if r.Result == lockfiles.ResultRemoved {
+			fmt.Fprintf(f.IO.ErrOut, "removed %s\n", r.Path)
+		}
+	}
+	switch {
+	case len(rep.Files) == 0:
+		fmt.Fprintf(f.IO.ErrOut, "no lock file without its receipt older than %v under %s\n", opts.MinAge, opts.Root)
+	case opts.DryRun:
+		fmt.Fprintln(f.IO.ErrOut, "dry run: nothing was removed")
+	case opts.Delete:
+		fmt.Fprintf(f.IO.ErrOut, "%d of %d stale lock file(s) removed\n", removed, stale)
+	}
+	if stale > removed {
+		return cmdutil.ErrSilentFound
+	}
+	return nil
+}
+
+// printFiles prints the listing; with planOnly (before the confirmation) it goes to stderr.
+func printFiles(f *cmdutil.Factory, format output.Format, rep FilesReport, planOnly bool) error {
+	w := f.IO.Out
+	if planOnly {
+		w, format = f.IO.ErrOut, output.Table
+	}
+	return output.Print(w, format, rep, func(w io.Writer) error {
+		removal := map[string]lockfiles.Removal{}
+		for _, r := range rep.Removals {
+			removal[r.Path] = r
+		}
+		if len(rep.Files) == 0 {
+			return nil
+		}
+		headers := []string{"PATH", "STATUS", "AGE", "SIZE", "MODIFIED"}
+		if len(rep.Removals) > 0 {
+			headers = append(headers, "RESULT", "DETAIL")
+		}
+		t := output.NewTable(w, headers...)
+		for _, lf := range rep.Files {
+			row := []any{escape(lf.Path), lf.Status, lf.Age().String(), lf.Size, lf.ModTime.Format(time.RFC3339)}
+			if len(rep.Removals) > 0 {
+				r, ok := removal[lf.Path]
+				if !ok {
+					r = lockfiles.Removal{Result: "-"}
+				}
+				row = append(row, r.Result, r.Detail)
+			}
+			if err := t.Append(row); err != nil {
+				return err
+			}
+		}
+		return t.Render()
+	})
+}

@@ -1,0 +1,112 @@
+// Package locks holds `osctl locks`: inspect and safely break Redis locks, and find stale lock
+// files on the shared volume.
+package locks
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/user"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/redisconn"
+)
+
+// NewCmdLocks builds `osctl locks` and its subcommands.
+func NewCmdLocks(f *cmdutil.Factory) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "locks",
+		Short: "See who holds which Redis lock on every master, break stale ones safely, find stale lock files",
+		Long: `Redis locks of OpenStudio Server (redlock:<analysis_id>:<step>, analysis:<id>:init_lock) may be
+written by redlock-rb (a UUID value), redsync (base64 of 16 bytes), osctl's pkg/lock
+(osctl:v1:<host>:<pid>:<random>) or a plain SET NX PX. 'inspect' shows them on every master with a
+verdict; 'break' removes stale ones with a server-side compare-and-delete that re-checks the stale
+condition, and records every break in the stream osctl:audit; 'files' finds lock files on the
+shared volume whose work never finished.`,
+	}
+	cmd.AddCommand(
+		NewCmdInspect(f, nil),
+		NewCmdBreak(f, nil),
+		NewCmdFiles(f, nil),
+	)
+	return cmd
+}
+
+// mastersFunc connects to the Redis masters of the global flags.
+type mastersFunc func(ctx context.Context) ([]locks.Master, func(), error)
+
+func factoryMasters(f *cmdutil.Factory) mastersFunc {
+	return func(ctx context.Context) ([]locks.Master, func(), error) {
+		ms, closer, err := f.RedisMasters(ctx)
+		if err != nil {
+			return nil, closer, err
+		}
+		out := make([]locks.Master, len(ms))
+		for i, m := range ms {
+			out[i] = locks.Master{Name: m.Name, Client: m.Client}
+		}
+		return out, closer, nil
+	}
+}
+
+// explain turns a master's error into the one-line explanation of pkg/redisconn.
+func explain(m locks.Master, err error) string {
+	return redisconn.Explain(redisconn.Master{Name: m.Name}, err).Error()
+}
+
+// podsFunc returns the holder-pod checker when a cluster was given, with a warning otherwise
+// explaining why pods are not checked (empty when no cluster was asked for).
+func factoryPods(f *cmdutil.Factory) func() (locks.PodChecker, string) {
+	return func() (locks.PodChecker, string) {
+		if !f.KubeConfigured() {
+			return nil, ""
+		}
+		kc, err := f.Kube()
+		if err != nil {
+			return nil, "cannot check holder pods: " + err.Error()
+		}
+		return locks.KubePods{Client: kc.Clientset, Namespace: kc.Namespace}, ""
+	}
+}
+
+// who is the OS user and host recorded in the audit stream.
+func who() string {
+	name := "unknown"
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		name = u.Username
+	} else if s := os.Getenv("USER"); s != "" {
+		name = s
+	}
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "unknown"
+	}
+	return name + "@" + host
+}
+
+// escape prints s as is when it is plain printable text without spaces, else quoted Go-style
+// (strconv.Quote), so that odd bytes in keys and values never corrupt a table.
+func escape(s string) string {
+	if s == "" {
+		return `""`
+	}
+	if !utf8.ValidString(s) {
+		return strconv.Quote(s)
+	}
+	for _, r := range s {
+		if r <= ' ' || r == '"' || r == '\\' || r == 0x7f || !strconv.IsPrint(r) {
+			return strconv.Quote(s)
+		}
+	}
+	return s
+}
+
+// warn prints one warning line to stderr, scrubbed of secrets.
+func warn(f *cmdutil.Factory, format string, a ...any) {
+	fmt.Fprintln(f.IO.ErrOut, "warning: "+f.Secrets.String(fmt.Sprintf(format, a...)))
+}

@@ -1,0 +1,151 @@
+package preflight
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfs"
+)
+
+// DefaultPath is where the web pods mount the shared volume (the chart's).
+const DefaultPath = "/mnt/openstudio"
+
+// NFSOptions are the inputs of `osctl preflight nfs`.
+type NFSOptions struct {
+	IO     *cmdutil.IOStreams
+	Kube   func() (*k8s.Clients, error)
+	Common *Common
+
+	Path          string
+	Mountinfo     string
+	Workload      string
+	Live          bool // read pods in the cluster (a kubeconfig, context or namespace was given)
+	Probe         bool
+	ProbeDirs     []string
+	ProbeTimeout  time.Duration
+	AppLocksFiles bool
+}
+
+// NewCmdNFS builds `osctl preflight nfs`.
+func NewCmdNFS(f *cmdutil.Factory, common *Common, runF func(context.Context, *NFSOptions) error) *cobra.Command {
+	opts := &NFSOptions{IO: f.IO, Kube: f.Kube, Common: common}
+	cmd := &cobra.Command{
+		Use:   "nfs [--mountinfo FILE | --probe DIR_A DIR_B]",
+		Short: "Check that the shared NFS volume is mounted with noac (here, from a file, or in every web pod)",
+		Long: `Grade the NFS mount holding --path (default /mnt/openstudio) for a multi-replica web tier:
+attribute cache off (noac; the kernel's unprinted defaults acregmin=3 acregmax=60 acdirmin=30
+acdirmax=60 are filled in and the effective seconds reported), no nocto, hard, lookupcache, and
+NFSv3 locking (nolock/local_lock FAIL where the application locks files).
+
+Where it reads the mount:
+  --mountinfo FILE     a saved /proc/self/mountinfo ("-" for stdin)
+  --kubeconfig/--context/-n (or $KUBECONFIG)
+                       every ready pod of Deployment --workload (default web): exec into the
+                       container that mounts the volume, read /proc/self/mountinfo (with sh when
+                       the image has no cat), grade each pod, FAIL when pods disagree; plus the
+                       PVC -> PV mountOptions, the StorageClass, inline nfs volumes, CSI driver
+                       advice and an in-cluster NFS-Ganesha server
+  otherwise            this machine's /proc/self/mountinfo
+
+--probe DIR_A DIR_B tests for real: the same export directory through two client mounts (two
+pods on two nodes, or two mounts from different server addresses). Each side writes while the
+other reads: size after append, a new file after a failed lookup, mtime after touch, flock
+exclusion. A fresh reader PASSes, a stale one FAILs (STALE, with the time to converge).
+
+Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the file and line).`,
+		Example: `  osctl preflight nfs
+  osctl preflight nfs --mountinfo examples/mountinfo/noac.txt
+  osctl preflight nfs -n openstudio --workload web -o json
+  osctl preflight nfs --probe /mnt/a /mnt/b --probe-timeout 5s`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.Probe {
+				if len(args) != 2 {
+					return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
+				}
+				opts.ProbeDirs = args
+			} else if len(args) > 0 {
+				return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
+			}
+			if opts.ProbeTimeout <= 0 || opts.ProbeTimeout > 10*time.Minute {
+				return cmdutil.Usage("--probe-timeout must be between 0 and 10m")
+			}
+			opts.Live = f.KubeConfigured() || f.KubeFlags.Namespace != ""
+			if err := common.loadConfig(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return nfsRun(cmd.Context(), opts)
+		},
+	}
+	addNFSFlags(cmd, opts)
+	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "run the empirical probe between two directories: --probe DIR_A DIR_B")
+	cmd.Flags().DurationVar(&opts.ProbeTimeout, "probe-timeout", 10*time.Second, "how long the probe polls a stale reader for the fresh state")
+	return cmd
+}
+
+func addNFSFlags(cmd *cobra.Command, opts *NFSOptions) {
+	fl := cmd.Flags()
+	fl.StringVar(&opts.Path, "path", DefaultPath, "the shared directory whose mount is checked")
+	fl.StringVar(&opts.Mountinfo, "mountinfo", "", `grade a saved mountinfo file ("-" for stdin) instead of this machine's or the pods'`)
+	fl.StringVar(&opts.Workload, "workload", "web", "the web Deployment whose pods are checked in the cluster")
+	fl.BoolVar(&opts.AppLocksFiles, "app-locks-files", true, "the application locks files on the share (OpenStudio does): NFSv3 nolock/local_lock is a FAIL, else a WARN")
+}
+
+func nfsRun(ctx context.Context, opts *NFSOptions) error {
+	r := &Report{}
+	rs, err := nfsResults(ctx, opts)
+	if err != nil {
+		r.Errors = append(r.Errors, Skip{Check: "nfs", Reason: err.Error()})
+		return finish(opts.IO, opts.Common, r, err)
+	}
+	r.add("nfs", preflight.ApplyIgnores(rs, opts.Common.Config, nil))
+	return finish(opts.IO, opts.Common, r, nil)
+}
+
+func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error) {
+	g := nfs.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
+	switch {
+	case opts.Probe:
+		return nfs.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+	case opts.Mountinfo != "":
+		return gradeMountinfoFile(opts.IO, opts.Mountinfo, opts.Path, g)
+	case opts.Live:
+		kc, err := opts.Kube()
+		if err != nil {
+			return nil, err
+		}
+		return nfs.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
+	default:
+		return gradeMountinfoFile(opts.IO, "/proc/self/mountinfo", opts.Path, g)
+	}
+}
+
+func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfs.GradeOptions) ([]preflight.Result, error) {
+	var ms []nfs.Mount
+	var err error
+	name := file
+	if file == "-" {
+		name = "stdin"
+		ms, err = nfs.ParseMountinfo(streams.In, name)
+	} else {
+		f, oerr := os.Open(file)
+		if oerr != nil {
+			return nil, fmt.Errorf("reading mountinfo: %v", oerr)
+		}
+		defer f.Close()
+		ms, err = nfs.ParseMountinfo(f, name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return nfs.GradePath(ms, path, path, g), nil
+}

@@ -1,0 +1,89 @@
+package preflight
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/redischeck"
+	"github.com/osctl/osctl/pkg/redisconn"
+)
+
+// RedisOptions are the inputs of `osctl preflight redis`.
+type RedisOptions struct {
+	IO      *cmdutil.IOStreams
+	Masters func(context.Context) ([]redisconn.Master, func(), error)
+	Common  *Common
+
+	LockTTL       time.Duration
+	ClockInterval time.Duration
+}
+
+// NewCmdRedis builds `osctl preflight redis`.
+func NewCmdRedis(f *cmdutil.Factory, common *Common, runF func(context.Context, *RedisOptions) error) *cobra.Command {
+	opts := &RedisOptions{IO: f.IO, Masters: f.RedisMasters, Common: common}
+	cmd := &cobra.Command{
+		Use:   "redis",
+		Short: "Check the Redis masters Redlock depends on: eviction, persistence, failover, latency, clocks",
+		Long: `Check every Redis master given with --redis (repeatable), $OSCTL_REDIS or --redis-service:
+  redis.reachable          every master answers (an unreachable one is a FAIL)
+  redis.maxmemory-policy   with maxmemory set only noeviction is safe (volatile-* evicts lock keys: FAIL)
+  redis.persistence        appendonly/appendfsync, for Redlock restarts and fencing counters (WARN when missing)
+  redis.masters            one master (a single point of failure) or an even number: WARN
+  redis.replication        replicated masters, Redis Cluster or Sentinel (failover can lose a lock): WARN
+  redis.rtt                round-trip time against the lock TTL (--lock-ttl)
+  redis.clock              the server clock's rate and jumps over --clock-interval, against the local monotonic clock
+Managed Redis that blocks CONFIG gives unknown for what only CONFIG can tell, with the reason
+(maxmemory-policy is then read from INFO).`,
+		Example: `  osctl preflight redis --redis redis://127.0.0.1:6379
+  osctl preflight redis --redis redis://a:6379 --redis redis://b:6379 --redis redis://c:6379 --lock-ttl 10s
+  osctl preflight redis -n openstudio --redis-service queue -o json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if opts.LockTTL <= 0 {
+				return cmdutil.Usage("--lock-ttl must be positive")
+			}
+			if opts.ClockInterval < 100*time.Millisecond || opts.ClockInterval > time.Minute {
+				return cmdutil.Usage("--clock-interval must be between 100ms and 1m")
+			}
+			if err := common.loadConfig(); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return redisRun(cmd.Context(), opts)
+		},
+	}
+	addRedisFlags(cmd, opts)
+	return cmd
+}
+
+func addRedisFlags(cmd *cobra.Command, opts *RedisOptions) {
+	cmd.Flags().DurationVar(&opts.LockTTL, "lock-ttl", lock.DefaultTTL, "the lock TTL the application uses (round trips are judged against it)")
+	cmd.Flags().DurationVar(&opts.ClockInterval, "clock-interval", time.Second, "how long the server clock is watched")
+}
+
+func redisRun(ctx context.Context, opts *RedisOptions) error {
+	r := &Report{}
+	rs, err := redisResults(ctx, opts)
+	if err != nil {
+		r.Errors = append(r.Errors, Skip{Check: "redis", Reason: err.Error()})
+		return finish(opts.IO, opts.Common, r, err)
+	}
+	r.add("redis", preflight.ApplyIgnores(rs, opts.Common.Config, nil))
+	return finish(opts.IO, opts.Common, r, nil)
+}
+
+func redisResults(ctx context.Context, opts *RedisOptions) ([]preflight.Result, error) {
+	ms, closeAll, err := opts.Masters(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	return redischeck.Check(ctx, ms, redischeck.Options{LockTTL: opts.LockTTL, ClockInterval: opts.ClockInterval}), nil
+}

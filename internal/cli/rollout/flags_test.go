@@ -1,0 +1,82 @@
+package rollout_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	rolloutcmd "github.com/osctl/osctl/internal/cli/rollout"
+	"github.com/osctl/osctl/pkg/rollout"
+)
+
+func parseRun(t *testing.T, args ...string) (*rolloutcmd.RunOptions, error) {
+	t.Helper()
+	f := cmdutil.New("test")
+	f.IO, _, _, _ = cmdutil.Test()
+	var got *rolloutcmd.RunOptions
+	cmd := rolloutcmd.NewCmdRun(f, func(_ context.Context, o *rolloutcmd.RunOptions) error { got = o; return nil })
+	cmd.SetArgs(args)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	return got, err
+}
+
+func TestRunFlags(t *testing.T) {
+	o, err := parseRun(t, "--hpa", "web", "--steps", "1,2,4", "--final-min", "2", "--final-max", "4", "--hold", "10s",
+		"--gates", "nfs,pods", "--gate-http", "http://127.0.0.1:1/health", "--max-report-age", "7d", "--dry-run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Plan.Hold != 10*time.Second || o.Plan.Steps != "1,2,4" || o.HPA != "web" || o.Validation.MaxReportAge.String() != "168h0m0s" {
+		t.Fatalf("%+v", o)
+	}
+	if o.DryRun != "server" {
+		t.Errorf("--dry-run alone means server, got %q", o.DryRun)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--hpa", "web"}, `"steps" not set`},
+		{[]string{"--steps", "1,2"}, `"hpa" not set`},
+		{[]string{"--hpa", "web", "--steps", "2,1"}, "must increase"},
+		{[]string{"--hpa", "web", "--steps", "1,2", "--gates", "nfs,bogus"}, `"bogus": unknown gate`},
+		{[]string{"--hpa", "web", "--steps", "1,4", "--final-min", "5"}, "final range 5-4 is invalid"},
+		{[]string{"--hpa", "web", "--steps", "1,2", "--dry-run=client"}, "use --dry-run=server"},
+		{[]string{"--hpa", "web", "--steps", "1,2", "--rollback-to", "previous"}, "last-good"},
+		{[]string{"--hpa", "web", "--steps", "1,2", "--max-report-age", "-1d"}, "24h or 7d"},
+		{[]string{"--hpa", "web", "--steps", "1,2", "--lease-duration", "1s"}, "at least 2s"},
+	} {
+		_, err := parseRun(t, tc.args...)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}
+
+func TestFinalRangeDefaults(t *testing.T) {
+	// --final-max alone keeps minReplicas at the last step; neither keeps the HPA pinned there.
+	o, err := parseRun(t, "--hpa", "web", "--steps", "1,3", "--final-max", "6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := o.Built.FinalRange(); got != (rollout.Range{Min: 3, Max: 6}) {
+		t.Fatalf("final range %v, want 3-6", got)
+	}
+	f := cmdutil.New("test")
+	f.IO, _, _, _ = cmdutil.Test()
+	var got rollout.Range
+	cmd := rolloutcmd.NewCmdPlan(f, func(_ context.Context, o *rolloutcmd.PlanOptions) error {
+		got = o.Built.FinalRange()
+		return nil
+	})
+	cmd.SetArgs([]string{"--hpa", "web", "--steps", "1,3"})
+	if err := cmd.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if got != rollout.Pinned(3) {
+		t.Fatalf("final range %v, want pinned at 3", got)
+	}
+}

@@ -1,0 +1,97 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/pkg/rollout"
+)
+
+// ResumeOptions are the inputs of `osctl rollout resume`.
+type ResumeOptions struct {
+	F               *cmdutil.Factory
+	HPA             string
+	Lease           LeaseFlags
+	Yes             bool
+	Format          output.Format
+	GateTimeout     time.Duration
+	RollbackTimeout time.Duration
+}
+
+// NewCmdResume builds `osctl rollout resume`.
+func NewCmdResume(f *cmdutil.Factory, runF func(context.Context, *ResumeOptions) error) *cobra.Command {
+	opts := &ResumeOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "resume --hpa NAME",
+		Short: "Continue a rollout whose osctl died (after its Lease expired), with the same plan and gates",
+		Long: `Continue the rollout recorded on the HPA after the osctl running it died (even kill -9): once
+its Lease has expired (about 30 s), resume takes it over, checks that nobody changed the HPA
+meanwhile, and goes on with the same plan and gates from the current step (its hold starts
+again), or finishes an interrupted rollback. --force takes over a live Lease (loudly).
+The locks gate needs the Redis flags again: osctl keeps no credentials in the cluster.`,
+		Example: `  osctl rollout resume -n openstudio --hpa web --redis-service queue`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return resumeRun(cmd.Context(), opts)
+		},
+	}
+	addHPAFlag(cmd, &opts.HPA)
+	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
+	cmd.Flags().DurationVar(&opts.GateTimeout, "gate-timeout", rollout.DefaultGateTimeout, "how long one run of one gate may take")
+	cmd.Flags().DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long a rollback may take before it is reported as incomplete (exit 2)")
+	addLeaseFlags(cmd, &opts.Lease, "take over the rollout even while another osctl holds its Lease (loudly)")
+	output.AddFlag(cmd, &opts.Format)
+	return cmd
+}
+
+func resumeRun(ctx context.Context, o *ResumeOptions) error {
+	f := o.F
+	s, err := open(ctx, f, o.HPA, nil)
+	if err != nil {
+		return err
+	}
+	r, t := s.runner, s.target
+	if t.Journal == nil {
+		return fmt.Errorf("HPA %s/%s has no rollout journal: nothing to resume", r.Namespace, r.HPA)
+	}
+	j := t.Journal
+	if err := rollout.CheckPermissions(ctx, s.kube.Clientset, r.Namespace, rollout.RequiredPermissions(r.Namespace, *needsFor(j.Plan.Gates, true))); err != nil {
+		return err
+	}
+	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
+		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	}
+	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
+	defer env.close()
+	gates, err := env.gates(ctx, j.Plan.Gates)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at step %d of %d (%s), started by %s\n", j.ID, r.Namespace, r.HPA, j.Phase, j.Step, len(j.Plan.Steps), joinSteps(j.Plan.Steps), j.Holder)
+	if o.Lease.Force && t.Lease != nil && t.Lease.Live {
+		fmt.Fprintf(f.IO.ErrOut, "WARNING: --force: taking the rollout over from %s, whose Lease is valid until %s\n", t.Lease.Holder, t.Lease.Expires.UTC().Format(time.RFC3339))
+	}
+	if err := cmdutil.Confirm(f.IO, o.Yes, fmt.Sprintf("Resume the rollout of HPA %s/%s?", r.Namespace, r.HPA)); err != nil {
+		return err
+	}
+	r.Holder = s.holder(ctx)
+	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
+	r.GateTimeout, r.RollbackTimeout = o.GateTimeout, o.RollbackTimeout
+	pp := newProgressPrinter(f.IO)
+	r.Observer = pp.observe
+	stop := pp.watchSignals()
+	defer stop()
+	out, err := r.Resume(ctx, t, gates)
+	if err != nil {
+		return err
+	}
+	return finish(f, o.Format, rollout.Layout(t, j.Plan), out)
+}

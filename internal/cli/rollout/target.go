@@ -1,0 +1,52 @@
+package rollout
+
+import (
+	"context"
+	"time"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/rollout"
+)
+
+// session is what every rollout subcommand starts from: clients, the runner and the target.
+type session struct {
+	kube   *k8s.Clients
+	runner *rollout.Runner
+	target *rollout.Target
+}
+
+// open loads the clients, checks permissions up front (nothing changes when one is missing) and
+// reads the HPA, its Deployment, the journal and the Lease.
+func open(ctx context.Context, f *cmdutil.Factory, hpa string, needs *rollout.Needs) (*session, error) {
+	kc, err := f.Kube()
+	if err != nil {
+		return nil, err
+	}
+	ns := kc.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	r := &rollout.Runner{Client: kc.Clientset, Namespace: ns, HPA: hpa, Now: f.Now}
+	if needs != nil {
+		if err := rollout.CheckPermissions(ctx, kc.Clientset, ns, rollout.RequiredPermissions(ns, *needs)); err != nil {
+			return nil, err
+		}
+	}
+	t, err := r.Inspect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &session{kube: kc, runner: r, target: t}, nil
+}
+
+// holder names this process for the Lease and the journal.
+func (s *session) holder(ctx context.Context) string {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	return rollout.NewHolder(rollout.WhoAmI(cctx, s.kube.Clientset))
+}
+
+func needsFor(gc rollout.GateConfig, change bool) *rollout.Needs {
+	return &rollout.Needs{Change: change, Watch: change, PodsGate: gc.Pods || gc.Locks, NFSGate: gc.NFS}
+}

@@ -1,0 +1,93 @@
+package rollout
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/pkg/rollout"
+)
+
+// UndoOptions are the inputs of `osctl rollout undo`.
+type UndoOptions struct {
+	F               *cmdutil.Factory
+	HPA             string
+	Lease           LeaseFlags
+	Yes             bool
+	DryRun          dryRunFlag
+	Format          output.Format
+	RollbackTimeout time.Duration
+}
+
+// NewCmdUndo builds `osctl rollout undo`.
+func NewCmdUndo(f *cmdutil.Factory, runF func(context.Context, *UndoOptions) error) *cobra.Command {
+	opts := &UndoOptions{F: f}
+	cmd := &cobra.Command{
+		Use:   "undo --hpa NAME",
+		Short: "Restore the HPA range from before the recorded rollout and wait for the Deployment",
+		Long: `Restore the HPA's original range from the rollout journal (whatever its phase: running after
+a crash, stopped, a rollback that could not complete, or completed) and wait until the
+Deployment has scaled back. When someone else changed the HPA's spec since, undo refuses to
+overwrite that without --force (which also takes over a live Lease, loudly).`,
+		Example: `  osctl rollout undo -n openstudio --hpa web
+  osctl rollout undo -n openstudio --hpa web --yes --force`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return undoRun(cmd.Context(), opts)
+		},
+	}
+	addHPAFlag(cmd, &opts.HPA)
+	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
+	cmd.Flags().DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long the restore may take before it is reported as incomplete (exit 2)")
+	addDryRunFlag(cmd, &opts.DryRun)
+	addLeaseFlags(cmd, &opts.Lease, "take over a live Lease, and overwrite a change made to the HPA outside the rollout (loudly)")
+	output.AddFlag(cmd, &opts.Format)
+	return cmd
+}
+
+func undoRun(ctx context.Context, o *UndoOptions) error {
+	f := o.F
+	s, err := open(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true})
+	if err != nil {
+		return err
+	}
+	r, t := s.runner, s.target
+	if t.Journal == nil {
+		return fmt.Errorf("HPA %s/%s has no rollout journal: nothing to undo", r.Namespace, r.HPA)
+	}
+	j := t.Journal
+	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
+		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	}
+	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at step %d of %d; the HPA range is %s; undo restores %s\n",
+		j.ID, r.Namespace, r.HPA, j.Phase, j.Step, len(j.Plan.Steps), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))
+	r.Holder = s.holder(ctx)
+	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
+	r.RollbackTimeout = o.RollbackTimeout
+	if o.DryRun.server() {
+		r.DryRun = true
+	} else if err := cmdutil.Confirm(f.IO, o.Yes, fmt.Sprintf("Restore HPA %s/%s to its original range %s?", r.Namespace, r.HPA, j.Original.Range)); err != nil {
+		return err
+	}
+	pp := newProgressPrinter(f.IO)
+	pp.rollingBack.Store(true)
+	r.Observer = pp.observe
+	stop := pp.watchSignals()
+	defer stop()
+	out, err := r.Undo(ctx, t)
+	if err != nil {
+		return err
+	}
+	if r.DryRun {
+		fmt.Fprintf(f.IO.Out, "dry run: undo would restore HPA %s/%s to %s; nothing was changed\n", r.Namespace, r.HPA, j.Original.Range)
+		return nil
+	}
+	return finish(f, o.Format, nil, out)
+}

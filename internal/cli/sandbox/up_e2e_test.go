@@ -1,0 +1,140 @@
+package sandbox
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.CleanupBinary()
+	os.Exit(code)
+}
+
+// replicaPids returns the pids of up's children that run `sandbox serve`.
+func replicaPids(t *testing.T, pid int) []int {
+	t.Helper()
+	var out []int
+	for _, c := range children(t, pid) {
+		b, _ := os.ReadFile("/proc/" + strconv.Itoa(c) + "/cmdline")
+		if strings.Contains(string(b), "sandbox\x00serve\x00") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// children returns the pids of the processes whose parent is pid (from /proc).
+func children(t *testing.T, pid int) []int {
+	t.Helper()
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	var out []int
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...: comm may hold spaces, so split after the last ')'.
+		s := string(b)
+		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func alive(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return false
+	}
+	s := string(b)
+	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
+	return len(f) > 0 && f[0] != "Z"
+}
+
+func TestUpStopsEverythingOnInterrupt(t *testing.T) {
+	_, err := exec.LookPath("redis-server")
+	testenv.Require(t, err == nil, "redis-server")
+	sb := testenv.StartSandbox(t, "--replicas", "2", "--locking", "redlock", "--queue", "shared", "--redis-masters", "2")
+	if len(sb.Replicas) != 2 || len(sb.Redis) != 2 || sb.Locking != "redlock" || sb.Queue != "shared" {
+		t.Fatalf("JSON line: %+v", sb)
+	}
+	kids := children(t, sb.Pid)
+	if len(kids) != 4 {
+		t.Fatalf("up has %d child processes, want 2 replicas + 2 redis-server: %v", len(kids), kids)
+	}
+	sb.Stop()
+	if _, err := sb.Exited(); err != nil {
+		t.Errorf("up exited with %v after SIGINT, want 0", err)
+	}
+	for _, pid := range kids {
+		if alive(pid) {
+			t.Errorf("process %d still running after up stopped", pid)
+		}
+	}
+	if !strings.Contains(sb.Stderr(), "stopped 2 replica(s)") || !strings.Contains(sb.Stderr(), "stopped 2 redis-server") {
+		t.Errorf("up did not say what it stopped:\n%s", sb.Stderr())
+	}
+}
+
+func TestUpExitsWhenAReplicaDies(t *testing.T) {
+	sb := testenv.StartSandbox(t, "--replicas", "2")
+	kids := replicaPids(t, sb.Pid)
+	if len(kids) != 2 {
+		t.Fatalf("up has %d replicas, want 2", len(kids))
+	}
+	if err := syscall.Kill(kids[1], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sb.Done():
+	case <-time.After(15 * time.Second):
+		t.Fatal("up did not exit after a replica died")
+	}
+	_, err := sb.Exited()
+	var ee *exec.ExitError
+	if err == nil || !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("up exited with %v, want exit status 2", err)
+	}
+	if !strings.Contains(sb.Stderr(), "exited") || !strings.Contains(sb.Stderr(), "stopped the sandbox") {
+		t.Errorf("up did not say a replica died:\n%s", sb.Stderr())
+	}
+	if alive(kids[0]) {
+		t.Errorf("the other replica (pid %d) is still running", kids[0])
+	}
+}
+
+func TestUpSaysHowToInstallRedis(t *testing.T) {
+	bin := testenv.OsctlBinary(t)
+	cmd := exec.Command(bin, "sandbox", "up", "--locking", "redlock", "--dir", t.TempDir())
+	cmd.Env = append(os.Environ(), "PATH=/nonexistent", "OSCTL_REDIS=")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "apt-get install -y redis-server") || stdout.Len() != 0 {
+		t.Fatalf("stdout %q stderr %q: want the install command and no JSON line", stdout.String(), stderr.String())
+	}
+}

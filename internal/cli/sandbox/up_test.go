@@ -1,0 +1,120 @@
+package sandbox
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+)
+
+func newRoot(f *cmdutil.Factory, sub *cobra.Command) *cobra.Command {
+	root := &cobra.Command{Use: "osctl", SilenceErrors: true, SilenceUsage: true}
+	f.AddGlobalFlags(root)
+	sb := &cobra.Command{Use: "sandbox"}
+	sb.AddCommand(sub)
+	root.AddCommand(sb)
+	return root
+}
+
+func TestUpFlags(t *testing.T) {
+	cases := []struct {
+		args    []string
+		wantErr string
+		check   func(*testing.T, *UpOptions)
+	}{
+		{args: nil, check: func(t *testing.T, o *UpOptions) {
+			if o.Replicas != 1 || o.Mode.Locking != "none" || o.Mode.Queue != "local" || o.Mode.MaxPool != 154 ||
+				o.Mode.MaxRequests != 13125 || o.Mode.MaxActive != 2 || o.RedisMasters != 1 || o.Dir != "" {
+				t.Errorf("defaults: %+v", o)
+			}
+			if o.Mode.needsRedis() {
+				t.Errorf("none/local needs no Redis")
+			}
+		}},
+		{args: []string{"--replicas", "3", "--locking", "redlock", "--queue", "shared", "--redis", "redis://127.0.0.1:1", "--redis", "redis://127.0.0.1:2"}, check: func(t *testing.T, o *UpOptions) {
+			if o.Replicas != 3 || !o.Mode.needsRedis() || len(o.RedisURLs()) != 2 {
+				t.Errorf("parsed %+v urls %v", o, o.RedisURLs())
+			}
+		}},
+		{args: []string{"--locking", "mutex"}, wantErr: `--locking "mutex"`},
+		{args: []string{"--queue", "global"}, wantErr: `--queue "global"`},
+		{args: []string{"--replicas", "0"}, wantErr: "--replicas 0"},
+		{args: []string{"--replicas", "99"}, wantErr: "--replicas 99"},
+		{args: []string{"--redis-masters", "0"}, wantErr: "--redis-masters 0"},
+		{args: []string{"--max-pool", "0"}, wantErr: "--max-pool 0"},
+		{args: []string{"--max-requests", "-1"}, wantErr: "--max-requests -1"},
+		{args: []string{"--max-active", "0"}, wantErr: "--max-active 0"},
+		{args: []string{"--hold", "-1s"}, wantErr: "--hold"},
+		{args: []string{"--upload-chunk", "0"}, wantErr: "--upload-chunk 0"},
+		{args: []string{"--port-base", "80"}, wantErr: "--port-base 80"},
+		{args: []string{"--redis-service", "queue"}, wantErr: "--redis-service"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f := cmdutil.New("test")
+			io, _, _, _ := cmdutil.Test()
+			f.IO = io
+			var got *UpOptions
+			root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { got = o; return nil }))
+			root.SetArgs(append([]string{"sandbox", "up"}, c.args...))
+			err := root.Execute()
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+					t.Fatalf("error %v, want one naming %q", err, c.wantErr)
+				}
+				if cmdutil.ExitCode(err) != cmdutil.ExitError {
+					t.Errorf("exit code %d, want 2", cmdutil.ExitCode(err))
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.check(t, got)
+		})
+	}
+}
+
+func TestServeRefusesNonLoopback(t *testing.T) {
+	f := cmdutil.New("test")
+	io, _, _, _ := cmdutil.Test()
+	f.IO = io
+	root := newRoot(f, NewCmdServe(f, func(context.Context, *ServeOptions) error { return nil }))
+	for _, addr := range []string{"0.0.0.0:8080", "10.1.2.3:80", "example.com:80", "nonsense"} {
+		root.SetArgs([]string{"sandbox", "serve", "--dir", t.TempDir(), "--listen", addr})
+		if err := root.Execute(); err == nil || !strings.Contains(err.Error(), "--listen") {
+			t.Errorf("--listen %s: %v, want a refusal", addr, err)
+		}
+	}
+	root.SetArgs([]string{"sandbox", "serve", "--dir", t.TempDir(), "--listen", "127.0.0.2:0"})
+	if err := root.Execute(); err != nil {
+		t.Errorf("--listen 127.0.0.2:0: %v", err)
+	}
+}
+
+func TestModeArgsRoundTrip(t *testing.T) {
+	f := cmdutil.New("test")
+	io, _, _, _ := cmdutil.Test()
+	f.IO = io
+	var up *UpOptions
+	root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { up = o; return nil }))
+	root.SetArgs([]string{"sandbox", "up", "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
+		"--max-active", "5", "--job-duration", "2s", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s"})
+	if err := root.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	var serve *ServeOptions
+	f2 := cmdutil.New("test")
+	f2.IO = io
+	root2 := newRoot(f2, NewCmdServe(f2, func(_ context.Context, o *ServeOptions) error { serve = o; return nil }))
+	root2.SetArgs(append([]string{"sandbox", "serve", "--dir", "/tmp/x", "--listen-fd", "3"}, up.Mode.args()...))
+	if err := root2.Execute(); err != nil {
+		t.Fatal(err)
+	}
+	if serve.Mode != up.Mode {
+		t.Fatalf("replica got %+v, up had %+v", serve.Mode, up.Mode)
+	}
+}

@@ -1,0 +1,154 @@
+package stress
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/stress/report"
+)
+
+func factory() *cmdutil.Factory {
+	io, _, _, _ := cmdutil.Test()
+	f := cmdutil.New("test")
+	f.IO = io
+	return f
+}
+
+func TestFlagValidation(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--profile", "nope", "--target", "http://127.0.0.1:1"}, "--profile"},
+		{[]string{}, "no target"},
+		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--target", "http://127.0.0.1:1", "--requests", "0"}, "--requests 0"},
+		{[]string{"--target", "http://127.0.0.1:1", "--max-error-rate", "2"}, "--max-error-rate"},
+		{[]string{"--target", "http://127.0.0.1:1", "--state-dir", "a", "--state-pod", "b"}, "pass one"},
+		{[]string{"--target", "http://127.0.0.1:1", "--deployment", "web"}, "--kubeconfig"},
+	} {
+		f := factory()
+		t.Setenv("KUBECONFIG", "")
+		called := false
+		cmd := NewCmdStress(f, func(context.Context, *Options) error { called = true; return nil })
+		cmd.SetArgs(c.args)
+		cmd.SetOut(f.IO.Out)
+		cmd.SetErr(f.IO.ErrOut)
+		err := cmd.Execute()
+		if err == nil || called || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: got %v (called %v), want a usage error about %s", c.args, err, called, c.want)
+		}
+	}
+}
+
+// TestHTTPProfileRunAndJudge runs `osctl stress --profile http` in-process against a real HTTP
+// server, then judges its history offline: same verdict, same counts.
+func TestHTTPProfileRunAndJudge(t *testing.T) {
+	var n atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if n.Add(1)%10 == 0 {
+			w.WriteHeader(http.StatusServiceUnavailable)
+		}
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	hist, rep, junit, html := filepath.Join(dir, "h.jsonl"), filepath.Join(dir, "r.json"), filepath.Join(dir, "j.xml"), filepath.Join(dir, "r.html")
+	io, _, out, _ := cmdutil.Test()
+	f := cmdutil.New("test")
+	f.IO = io
+	cmd := NewCmdStress(f, nil)
+	cmd.SetArgs([]string{"--profile", "http", "--target", srv.URL + "/x", "--requests", "300", "--concurrency", "30", "--method", "POST",
+		"--body", "{{nonce}}", "--history", hist, "--report", rep, "--junit", junit, "--html", html, "-o", "json"})
+	if err := cmd.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var online report.Report
+	if err := json.Unmarshal(out.Bytes(), &online); err != nil {
+		t.Fatal(err)
+	}
+	if online.Counts.Total != 300 || online.Counts.Status503 != 30 || online.Counts.Rejected != 30 || online.Verdict != "clean" || online.Schema != report.Schema {
+		t.Fatalf("%+v", online)
+	}
+	var fromFile report.Report
+	b, _ := os.ReadFile(rep)
+	if err := json.Unmarshal(b, &fromFile); err != nil || fromFile.Verdict != "clean" || fromFile.FinishedAt.IsZero() {
+		t.Fatalf("--report: %v %+v", err, fromFile)
+	}
+	for _, p := range []string{junit, html} {
+		if fi, err := os.Stat(p); err != nil || fi.Size() == 0 {
+			t.Fatalf("%s not written: %v", p, err)
+		}
+	}
+	io2, _, out2, _ := cmdutil.Test()
+	f.IO = io2
+	jc := NewCmdJudge(f, nil)
+	jc.SetArgs([]string{"--history", hist, "-o", "json"})
+	if err := jc.ExecuteContext(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	var offline report.Report
+	if err := json.Unmarshal(out2.Bytes(), &offline); err != nil {
+		t.Fatal(err)
+	}
+	if offline.Verdict != online.Verdict || offline.Counts.Total != 300 || offline.Counts.Status503 != 30 || offline.Run != online.Run {
+		t.Fatalf("offline %+v", offline.Counts)
+	}
+}
+
+func TestInterruptedRunIsPartial(t *testing.T) {
+	release := make(chan struct{})
+	arrived := make(chan struct{}, 100)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- struct{}{}
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	io, _, out, _ := cmdutil.Test()
+	f := cmdutil.New("test")
+	f.IO = io
+	hist := filepath.Join(t.TempDir(), "h.jsonl")
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := NewCmdStress(f, nil)
+	cmd.SetArgs([]string{"--profile", "http", "--target", srv.URL, "--requests", "100", "--concurrency", "10", "--history", hist, "-o", "json"})
+	go func() {
+		for i := 0; i < 10; i++ { // all 10 in flight, held by the server: then Ctrl-C
+			<-arrived
+		}
+		cancel()
+	}()
+	err := cmd.ExecuteContext(ctx)
+	if cmdutil.ExitCode(err) != 2 {
+		t.Fatalf("want exit 2 (inconclusive, partial), got %v", err)
+	}
+	var r report.Report
+	if jerr := json.Unmarshal(out.Bytes(), &r); jerr != nil || !r.Partial || r.Verdict != "inconclusive" {
+		t.Fatalf("%v %+v", jerr, r)
+	}
+	b, _ := os.ReadFile(hist)
+	if !strings.Contains(string(b), `"partial":true`) {
+		t.Fatalf("history lacks the partial footer: %s", b)
+	}
+}
+
+func TestCleanupValidation(t *testing.T) {
+	f := factory()
+	for _, args := range [][]string{{"--run", "../etc", "--state-dir", "/tmp"}, {"--run", "0badc0de"}} {
+		cmd := NewCmdCleanup(f, func(context.Context, *CleanupOptions) error { return nil })
+		cmd.SetArgs(args)
+		if err := cmd.Execute(); err == nil || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}

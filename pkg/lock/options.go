@@ -1,0 +1,134 @@
+package lock
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+)
+
+// Defaults of a Locker.
+const (
+	// DefaultTries is how many acquisition attempts Acquire makes (redsync's default).
+	DefaultTries = 32
+	// DefaultRetryDelay is the mean of the jittered delay between attempts (50-250 ms, as redsync).
+	DefaultRetryDelay = 150 * time.Millisecond
+	// DriftFactor is the share of the TTL subtracted from every validity for clock drift
+	// (redsync and redlock-rb use 1%).
+	DriftFactor = 0.01
+)
+
+// Option configures a Locker or a Semaphore.
+type Option func(*config)
+
+type config struct {
+	ttl        time.Duration
+	anyTTL     bool
+	holder     *Holder
+	host       string
+	tries      int
+	retryDelay time.Duration
+	fencing    bool
+	renewEvery time.Duration
+}
+
+func defaultConfig() config {
+	return config{ttl: DefaultTTL, tries: DefaultTries, retryDelay: DefaultRetryDelay, fencing: true}
+}
+
+// WithTTL sets the lock's time to live on every master (default DefaultTTL). New refuses a TTL
+// outside MinTTL-MaxTTL unless WithAnyTTL is also given.
+func WithTTL(d time.Duration) Option { return func(c *config) { c.ttl = d } }
+
+// WithAnyTTL allows any positive TTL (tests, or a service that knows why it needs one).
+func WithAnyTTL() Option { return func(c *config) { c.anyTTL = true } }
+
+// WithHolder makes every acquisition write h.String() as the lock value. By default each
+// acquisition gets NewHolder(host) with a fresh random part; a fixed holder makes two
+// acquisitions by the same process indistinguishable, so use it only when that is intended.
+func WithHolder(h Holder) Option { return func(c *config) { hh := h; c.holder = &hh } }
+
+// WithHost sets the host part of generated holder values (default DefaultHost(), read once by
+// New).
+func WithHost(host string) Option { return func(c *config) { c.host = host } }
+
+// WithTries sets how many acquisition attempts Acquire makes before ErrNotAcquired (default 32).
+func WithTries(n int) Option { return func(c *config) { c.tries = n } }
+
+// WithRetryDelay sets the mean delay between acquisition attempts; each delay is drawn uniformly
+// from [d/2, 3d/2) so that contenders do not retry in lock step (default 50-250 ms).
+func WithRetryDelay(d time.Duration) Option { return func(c *config) { c.retryDelay = d } }
+
+// WithFencing turns fencing tokens on or off (default on). Without fencing, Lease.Token is 0
+// and acquisition costs two fewer round trips.
+func WithFencing(on bool) Option { return func(c *config) { c.fencing = on } }
+
+// WithRenewEvery sets how often a held lease is extended (default TTL/3). It must be shorter
+// than the TTL.
+func WithRenewEvery(d time.Duration) Option { return func(c *config) { c.renewEvery = d } }
+
+func buildConfig(nMasters int, opts []Option) (config, error) {
+	c := defaultConfig()
+	for _, o := range opts {
+		if o != nil {
+			o(&c)
+		}
+	}
+	if nMasters == 0 {
+		return c, errors.New("lock: no Redis masters given (need at least one)")
+	}
+	if err := CheckTTL(c.ttl, c.anyTTL); err != nil {
+		return c, err
+	}
+	if c.tries < 1 {
+		return c, fmt.Errorf("lock: tries %d must be at least 1", c.tries)
+	}
+	if c.retryDelay < 0 {
+		return c, fmt.Errorf("lock: retry delay %v must not be negative", c.retryDelay)
+	}
+	if c.renewEvery == 0 {
+		c.renewEvery = c.ttl / 3
+	}
+	if c.renewEvery <= 0 || c.renewEvery >= c.ttl {
+		return c, fmt.Errorf("lock: renewal interval %v must be positive and shorter than the TTL %v", c.renewEvery, c.ttl)
+	}
+	if c.host == "" {
+		c.host = DefaultHost()
+	}
+	return c, nil
+}
+
+// holderFor returns the holder of the next acquisition.
+func (c *config) holderFor() Holder {
+	if c.holder != nil {
+		return *c.holder
+	}
+	return NewHolder(c.host)
+}
+
+// delay returns one jittered retry delay.
+func (c *config) delay() time.Duration {
+	if c.retryDelay == DefaultRetryDelay {
+		return 50*time.Millisecond + rand.N(200*time.Millisecond)
+	}
+	if c.retryDelay <= 1 {
+		return c.retryDelay
+	}
+	return c.retryDelay/2 + rand.N(c.retryDelay)
+}
+
+// drift is the clock-drift allowance subtracted from every validity: 1% of the TTL plus 2 ms
+// (redlock-rb's formula).
+func (c *config) drift() time.Duration {
+	return time.Duration(float64(c.ttl)*DriftFactor) + 2*time.Millisecond
+}
+
+// opTimeout bounds one round of commands to the masters during acquisition (redsync uses 5% of
+// the expiry), so a hung master cannot eat the lock's validity.
+func (c *config) opTimeout() time.Duration {
+	d := c.ttl / 20
+	if d < 50*time.Millisecond {
+		d = 50 * time.Millisecond
+	}
+	return d
+}

@@ -1,0 +1,73 @@
+package rollout
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/redact"
+)
+
+// CmdGate passes when `sh -c Command` exits 0. The command runs in its own process group, which
+// is killed (by its id) when the context ends.
+type CmdGate struct {
+	Command string
+	Env     []string // extra environment, for example OSCTL_ROLLOUT_STEP=2
+}
+
+// Name implements Gate.
+func (g *CmdGate) Name() string { return "cmd" }
+
+// Check implements Gate.
+func (g *CmdGate) Check(ctx context.Context) GateResult {
+	var out bytes.Buffer
+	cmd := exec.Command("sh", "-c", g.Command)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	cmd.Env = append(cmd.Environ(), g.Env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return GateResult{Status: preflight.Fail, Message: "could not start --gate-cmd: " + err.Error()}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-ctx.Done():
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		select {
+		case werr := <-done:
+			_ = werr // killed: its exit status says nothing more
+		case <-time.After(5 * time.Second):
+		}
+		return GateResult{Status: preflight.Fail, Message: "--gate-cmd did not finish: " + context.Cause(ctx).Error() + tailOf(out.String())}
+	}
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("--gate-cmd exited %d%s", ee.ExitCode(), tailOf(out.String()))}
+		}
+		return GateResult{Status: preflight.Fail, Message: "--gate-cmd: " + err.Error()}
+	}
+	return GateResult{Status: preflight.Pass, Message: "--gate-cmd exited 0"}
+}
+
+// tailOf returns the last line of output, redacted, as ": line".
+func tailOf(s string) string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return ""
+	}
+	lines := strings.Split(s, "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 200 {
+		last = last[:200] + "..."
+	}
+	return ": " + redact.Text(last)
+}

@@ -1,0 +1,247 @@
+package rollout
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// DefaultLeaseDuration is how long a rollout's Lease stays valid after its last renewal.
+const DefaultLeaseDuration = 30 * time.Second
+
+// LeaseName returns the name of the Lease that guards rollouts of HPA hpa.
+func LeaseName(hpa string) string {
+	n := "osctl-rollout-" + hpa
+	if len(n) > 253 {
+		n = n[:253]
+	}
+	return n
+}
+
+// LeaseInfo is who holds a rollout's Lease and until when.
+type LeaseInfo struct {
+	Name      string    `json:"name"`
+	Holder    string    `json:"holder"`
+	RenewTime time.Time `json:"renewTime"`
+	Expires   time.Time `json:"expires"`
+	Live      bool      `json:"live"`
+}
+
+func leaseInfo(l *coordinationv1.Lease, now time.Time) *LeaseInfo {
+	li := &LeaseInfo{Name: l.Name}
+	if l.Spec.HolderIdentity != nil {
+		li.Holder = *l.Spec.HolderIdentity
+	}
+	if l.Spec.RenewTime != nil {
+		li.RenewTime = l.Spec.RenewTime.Time
+	} else if l.Spec.AcquireTime != nil {
+		li.RenewTime = l.Spec.AcquireTime.Time
+	}
+	if l.Spec.LeaseDurationSeconds != nil {
+		li.Expires = li.RenewTime.Add(time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second)
+	}
+	li.Live = li.Holder != "" && now.Before(li.Expires)
+	return li
+}
+
+// HeldError is returned when another live process holds the rollout's Lease.
+type HeldError struct {
+	Namespace, HPA string
+	Lease          LeaseInfo
+}
+
+func (e *HeldError) Error() string {
+	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over with --force",
+		e.Namespace, e.HPA, e.Lease.Holder, e.Lease.Expires.UTC().Format(time.RFC3339), e.Lease.Name)
+}
+
+// ErrLeaseLost is the cause when another process took the rollout's Lease (with --force) or the
+// Lease could not be renewed before it expired.
+var ErrLeaseLost = errors.New("lost the rollout's Lease: another osctl took it over, or it could not be renewed in time")
+
+// leaseKeeper holds a Lease and renews it until stopped.
+type leaseKeeper struct {
+	client   kubernetes.Interface
+	ns, name string
+	holder   string
+	duration time.Duration
+	now      func() time.Time
+
+	mu    sync.Mutex
+	lease *coordinationv1.Lease
+	lost  chan struct{}
+	once  sync.Once
+	stop  chan struct{}
+	done  chan struct{}
+	taken *LeaseInfo // the live lease this keeper took over with force, if any
+	began bool       // start was called (only from the runner's goroutine)
+}
+
+// start renews the Lease in the background until release.
+func (k *leaseKeeper) start(ctx context.Context) {
+	k.began = true
+	go k.run(ctx)
+}
+
+// acquireLease takes the Lease for holder. A live Lease of another holder is refused with a
+// *HeldError unless force is set.
+func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder string, d time.Duration, force bool, now func() time.Time) (*leaseKeeper, error) {
+	k := &leaseKeeper{client: c, ns: ns, name: LeaseName(hpa), holder: holder, duration: d, now: now,
+		lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
+	secs := int32((d + time.Second - 1) / time.Second)
+	t := metav1.NewMicroTime(now())
+	leases := c.CoordinationV1().Leases(ns)
+	cur, err := leases.Get(ctx, k.name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		l := &coordinationv1.Lease{
+			ObjectMeta: metav1.ObjectMeta{Name: k.name, Labels: map[string]string{"app.kubernetes.io/managed-by": "osctl"},
+				Annotations: map[string]string{"osctl.io/hpa": hpa}},
+			Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &secs, AcquireTime: &t, RenewTime: &t},
+		}
+		created, err := leases.Create(ctx, l, metav1.CreateOptions{FieldManager: FieldManager})
+		if apierrors.IsAlreadyExists(err) {
+			return nil, fmt.Errorf("another osctl created the rollout Lease %s/%s at the same moment: try again", ns, k.name)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("creating Lease %s/%s: %w", ns, k.name, err)
+		}
+		k.lease = created
+		return k, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading Lease %s/%s: %w", ns, k.name, err)
+	}
+	info := leaseInfo(cur, now())
+	if info.Live && info.Holder != holder {
+		if !force {
+			return nil, &HeldError{Namespace: ns, HPA: hpa, Lease: *info}
+		}
+		k.taken = info
+	}
+	l := cur.DeepCopy()
+	l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.AcquireTime, l.Spec.RenewTime = &holder, &secs, &t, &t
+	tr := int32(1)
+	if l.Spec.LeaseTransitions != nil {
+		tr = *l.Spec.LeaseTransitions + 1
+	}
+	l.Spec.LeaseTransitions = &tr
+	updated, err := leases.Update(ctx, l, metav1.UpdateOptions{FieldManager: FieldManager})
+	if apierrors.IsConflict(err) {
+		return nil, fmt.Errorf("another osctl took the rollout Lease %s/%s at the same moment: see osctl rollout status", ns, k.name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("taking Lease %s/%s: %w", ns, k.name, err)
+	}
+	k.lease = updated
+	return k, nil
+}
+
+// run renews the Lease every third of its duration until stop is closed. When a renewal finds
+// another holder, or renewals keep failing until the Lease would expire, it closes lost.
+func (k *leaseKeeper) run(ctx context.Context) {
+	defer close(k.done)
+	every := k.duration / 3
+	if every < 200*time.Millisecond {
+		every = 200 * time.Millisecond
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	lastOK := k.now()
+	for {
+		select {
+		case <-k.stop:
+			return
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		rctx, cancel := context.WithTimeout(ctx, every)
+		err := k.renew(rctx)
+		cancel()
+		if errors.Is(err, ErrLeaseLost) {
+			k.markLost()
+			return
+		}
+		if err == nil {
+			lastOK = k.now()
+		} else if k.now().Sub(lastOK) >= k.duration {
+			k.markLost()
+			return
+		}
+	}
+}
+
+func (k *leaseKeeper) markLost() { k.once.Do(func() { close(k.lost) }) }
+
+func (k *leaseKeeper) renew(ctx context.Context) error {
+	leases := k.client.CoordinationV1().Leases(k.ns)
+	cur, err := leases.Get(ctx, k.name, metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return ErrLeaseLost
+	}
+	if err != nil {
+		return err
+	}
+	if cur.Spec.HolderIdentity == nil || *cur.Spec.HolderIdentity != k.holder {
+		return ErrLeaseLost
+	}
+	t := metav1.NewMicroTime(k.now())
+	cur.Spec.RenewTime = &t
+	updated, err := leases.Update(ctx, cur, metav1.UpdateOptions{FieldManager: FieldManager})
+	if err != nil {
+		return err
+	}
+	k.mu.Lock()
+	k.lease = updated
+	k.mu.Unlock()
+	return nil
+}
+
+// release stops renewing and gives the Lease up (empty holder), unless it was lost.
+func (k *leaseKeeper) release(ctx context.Context) {
+	k.once.Do(func() {}) // a release is not a loss
+	select {
+	case <-k.stop:
+	default:
+		close(k.stop)
+	}
+	if k.began {
+		<-k.done
+	}
+	select {
+	case <-k.lost:
+		return
+	default:
+	}
+	leases := k.client.CoordinationV1().Leases(k.ns)
+	for i := 0; i < 3; i++ {
+		cur, err := leases.Get(ctx, k.name, metav1.GetOptions{})
+		if err != nil || cur.Spec.HolderIdentity == nil || *cur.Spec.HolderIdentity != k.holder {
+			return
+		}
+		empty := ""
+		cur.Spec.HolderIdentity, cur.Spec.RenewTime, cur.Spec.AcquireTime = &empty, nil, nil
+		if _, err := leases.Update(ctx, cur, metav1.UpdateOptions{FieldManager: FieldManager}); !apierrors.IsConflict(err) {
+			return
+		}
+	}
+}
+
+// readLease returns the rollout's Lease, or nil when there is none.
+func readLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, now time.Time) (*LeaseInfo, error) {
+	l, err := c.CoordinationV1().Leases(ns).Get(ctx, LeaseName(hpa), metav1.GetOptions{})
+	if apierrors.IsNotFound(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return leaseInfo(l, now), nil
+}

@@ -1,0 +1,134 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// Names the app itself writes into judged directories (the stress detector ignores them).
+const (
+	lockFileName    = "analysis_zip.lock"
+	receiptFileName = "analysis_zip.receipt"
+	fenceFileName   = ".osctl-fence"
+	tempPrefix      = ".osctl-tmp-"
+)
+
+// layout names the paths of the state directory, as on /mnt/openstudio.
+type layout struct{ root string } // <state>/server
+
+func (l layout) analysisAssets(id string) string {
+	return filepath.Join(l.root, "assets", "analyses", id)
+}
+func (l layout) zipDir(id string) string     { return filepath.Join(l.analysisAssets(id), "original") }
+func (l layout) extractDir(id string) string { return filepath.Join(l.root, "analyses", id) }
+func (l layout) resultDir(resultID string) string {
+	return filepath.Join(l.root, "assets", "data_points", resultID, "files", "original")
+}
+
+// pacer writes in pieces with a pause after each, so that concurrent non-atomic writes interleave
+// the way they do on a loaded server (and on NFS).
+type pacer struct {
+	chunk int
+	delay time.Duration
+}
+
+// write writes data to w piece by piece; it stops early when ctx ends.
+func (p pacer) write(ctx context.Context, w io.Writer, data []byte) error {
+	for off := 0; off < len(data); off += p.chunk {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		end := min(off+p.chunk, len(data))
+		if _, err := w.Write(data[off:end]); err != nil {
+			return err
+		}
+		p.pause()
+	}
+	return nil
+}
+
+// copy copies r to w piece by piece; it stops early when ctx ends.
+func (p pacer) copy(ctx context.Context, w io.Writer, r io.Reader) error {
+	buf := make([]byte, p.chunk)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		n, rerr := io.ReadFull(r, buf)
+		if n > 0 {
+			if _, err := w.Write(buf[:n]); err != nil {
+				return err
+			}
+			p.pause()
+		}
+		if rerr == io.EOF || rerr == io.ErrUnexpectedEOF {
+			return nil
+		}
+		if rerr != nil {
+			return rerr
+		}
+	}
+}
+
+func (p pacer) pause() {
+	if p.delay > 0 {
+		time.Sleep(p.delay)
+	}
+}
+
+// sleepCtx sleeps d or until ctx ends.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// errNoZip says an analysis has no uploaded zip to extract.
+var errNoZip = errors.New("no analysis zip uploaded")
+
+// currentZip returns the newest uploaded file in dir (what the analysis record would point at).
+func currentZip(dir string) (string, error) {
+	ents, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", errNoZip
+	}
+	if err != nil {
+		return "", err
+	}
+	var best string
+	var bestT time.Time
+	for _, e := range ents {
+		if ignoredName(e.Name()) || !e.Type().IsRegular() {
+			continue
+		}
+		fi, err := e.Info()
+		if err != nil {
+			continue
+		}
+		if best == "" || fi.ModTime().After(bestT) {
+			best, bestT = filepath.Join(dir, e.Name()), fi.ModTime()
+		}
+	}
+	if best == "" {
+		return "", errNoZip
+	}
+	return best, nil
+}
+
+func exists(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}

@@ -1,0 +1,126 @@
+package sandbox_test
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testenv.CleanupBinary()
+	os.Exit(code)
+}
+
+// Shape of one race round: few analyses, many writers each, so that writes overlap.
+const (
+	raceAnalyses = 6
+	raceUploads  = 6
+	raceStarts   = 4
+	raceRounds   = 3
+)
+
+// findRace runs up to raceRounds rounds against the sandbox and returns the findings of the
+// first round that produced any.
+func findRace(t *testing.T, sb *testenv.Sandbox) []finding {
+	t.Helper()
+	for round := range raceRounds {
+		ids := mustCreate(t, sb.Replicas[0], raceAnalyses)
+		sent, stats := raceRound(t, sb.Replicas, ids, raceUploads, raceStarts, nil)
+		fs := checkState(t, sb.StateDir, sent)
+		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d findings", round, stats.elapsed.Round(time.Millisecond), stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, len(fs))
+		if len(fs) > 0 {
+			return fs
+		}
+	}
+	return nil
+}
+
+// assertNoRace runs rounds and fails on any finding; it also requires most writes acknowledged,
+// so that a server refusing everything does not pass.
+func assertNoRace(t *testing.T, sb *testenv.Sandbox, rounds int, during func(round int)) []roundStats {
+	t.Helper()
+	var all []roundStats
+	for round := range rounds {
+		ids := mustCreate(t, sb.Replicas[0], raceAnalyses)
+		var hook func()
+		if during != nil {
+			hook = func() { during(round) }
+		}
+		sent, stats := raceRound(t, sb.Replicas, ids, raceUploads, raceStarts, hook)
+		fs := checkState(t, sb.StateDir, sent)
+		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d findings", round, stats.elapsed.Round(time.Millisecond), stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, len(fs))
+		for _, f := range fs {
+			t.Errorf("race: %s", f)
+		}
+		if stats.uploadsOK*2 < stats.uploads {
+			t.Errorf("only %d of %d uploads acknowledged: the round proves nothing", stats.uploadsOK, stats.uploads)
+		}
+		if stats.startsOK == 0 {
+			t.Errorf("no start acknowledged: extraction was never exercised")
+		}
+		all = append(all, stats)
+	}
+	return all
+}
+
+func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
+	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	fs := findRace(t, sb)
+	if len(fs) == 0 {
+		t.Fatalf("no race in %d rounds with --locking none at 3 replicas: the sandbox no longer reproduces the real app", raceRounds)
+	}
+	t.Logf("first finding: %s (%d in all)", fs[0], len(fs))
+}
+
+func TestLockingLocal(t *testing.T) {
+	t.Run("one replica is safe", func(t *testing.T) {
+		sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local")
+		assertNoRace(t, sb, 2, nil)
+	})
+	t.Run("three replicas race", func(t *testing.T) {
+		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local")
+		fs := findRace(t, sb)
+		if len(fs) == 0 {
+			t.Fatalf("no race in %d rounds with --locking local at 3 replicas: a process-local mutex must not protect across replicas", raceRounds)
+		}
+		t.Logf("first finding: %s (%d in all)", fs[0], len(fs))
+	})
+}
+
+func TestLockingRedlockThreeReplicas(t *testing.T) {
+	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock")
+	if len(sb.Redis) != 1 {
+		t.Fatalf("up started %d Redis masters, want 1: %v", len(sb.Redis), sb.Redis)
+	}
+	assertNoRace(t, sb, 2, nil)
+}
+
+func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
+	masters := testenv.StartRedisMasters(t, 3)
+	args := []string{"--replicas", "3", "--locking", "redlock"}
+	for _, u := range testenv.URLs(masters) {
+		args = append(args, "--redis", u)
+	}
+	sb := testenv.StartSandbox(t, args...)
+	if len(sb.Redis) != 3 {
+		t.Fatalf("sandbox uses %d masters, want the 3 given: %v", len(sb.Redis), sb.Redis)
+	}
+	var killedAfter time.Duration
+	stats := assertNoRace(t, sb, 2, func(round int) {
+		if round == 0 {
+			began := time.Now()
+			time.Sleep(150 * time.Millisecond)
+			masters[1].Kill()
+			killedAfter = time.Since(began)
+		}
+	})
+	if len(stats) > 0 && stats[0].elapsed <= killedAfter {
+		t.Errorf("round 0 ended %v in, before the master was killed at %v: the kill was not mid-run", stats[0].elapsed, killedAfter)
+	}
+	if exited, err := sb.Exited(); exited {
+		t.Fatalf("sandbox exited after a master was killed: %v", err)
+	}
+}

@@ -1,0 +1,90 @@
+// Package detect is the stress verdict: a pure function of a run's history and the state it left
+// (the contract in stress-model.md). It builds what the acknowledged requests must have produced
+// and diffs the state against it: lost, duplicate, torn, mixed, phantom for the openstudio
+// profile; ceiling, stranded, invisible, lost for the jobs profile.
+package detect
+
+import (
+	"path"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// Finding kinds.
+const (
+	Lost      = "lost"
+	Duplicate = "duplicate"
+	Torn      = "torn"
+	Mixed     = "mixed"
+	Phantom   = "phantom"
+	Ceiling   = "ceiling"
+	Stranded  = "stranded"
+	Invisible = "invisible"
+)
+
+// Finding is one violation of the expected state, with its evidence.
+type Finding struct {
+	Kind     string       `json:"kind"`
+	Object   string       `json:"object"` // analysis, data point, result, record or job id
+	Paths    []string     `json:"paths,omitempty"`
+	Requests []RequestRef `json:"requests,omitempty"`
+	Expected string       `json:"expected"`
+	Got      string       `json:"got"`
+}
+
+// RequestRef names one request of the history as evidence.
+type RequestRef struct {
+	Seq     int64     `json:"seq"`
+	Op      string    `json:"op"`
+	Nonce   string    `json:"nonce,omitempty"`
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	Status  int       `json:"status,omitempty"`
+	Outcome string    `json:"outcome,omitempty"`
+	ID      string    `json:"id,omitempty"`
+}
+
+func ref(r *history.Record) RequestRef {
+	id := r.Returned
+	if id == "" {
+		id = r.ID
+	}
+	if id == "" {
+		id = r.Job
+	}
+	return RequestRef{Seq: r.Seq, Op: r.Op, Nonce: r.Nonce, Start: r.Start, End: r.End, Status: r.Status, Outcome: r.Outcome, ID: id}
+}
+
+func refs(rs []*history.Record, limit int) []RequestRef {
+	out := make([]RequestRef, 0, min(len(rs), limit))
+	for i, r := range rs {
+		if i == limit {
+			break
+		}
+		out = append(out, ref(r))
+	}
+	return out
+}
+
+// DefaultIgnore is the default ignore list: names the app or NFS generate (base-name globs).
+var DefaultIgnore = []string{".osctl-*", "analysis_zip.lock", "analysis_zip.receipt", ".nfs*"}
+
+func ignored(p string, ignore []string) bool {
+	base := path.Base(p)
+	for _, g := range ignore {
+		if ok, _ := path.Match(g, base); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Storage paths relative to the volume root (openstudio.md).
+func zipDir(a string) string        { return "server/assets/analyses/" + a }
+func zipPath(a, name string) string { return zipDir(a) + "/original/" + name }
+func extractDir(a string) string    { return "server/analyses/" + a }
+func resultDir(id string) string    { return "server/assets/data_points/" + id }
+func resultPath(id, name string) string {
+	return resultDir(id) + "/files/original/" + name
+}

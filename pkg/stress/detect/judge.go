@@ -1,0 +1,196 @@
+package detect
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// Verdicts.
+const (
+	Clean        = "clean"
+	Races        = "races"
+	Inconclusive = "inconclusive"
+)
+
+// Options are the judgement's parameters.
+type Options struct {
+	// Ignore lists base-name globs of files the app itself generates. Nil means DefaultIgnore.
+	Ignore []string
+	// MinAcknowledged is the acknowledged fraction of load requests a clean verdict needs. The
+	// default is 0.5.
+	MinAcknowledged float64
+	// MinContended is the fraction of analyses that must have seen two or more overlapping writes.
+	// The default is 0.5.
+	MinContended float64
+	// MaxActive is the jobs ceiling; 0 takes the history header's.
+	MaxActive int
+	// Grace is how long a queued job may wait while capacity is free. The default is 1s.
+	Grace time.Duration
+	// Partial marks a run cut short (Ctrl-C, error rate); nil takes the history footer's.
+	Partial *bool
+	// Settled reports whether the state was read after the target settled; nil takes the footer's.
+	Settled *bool
+}
+
+// Contention is what the run achieved on the server (contract section 6).
+type Contention struct {
+	// MaxInFlightOneAnalysis is the most requests in flight at once on one analysis.
+	MaxInFlightOneAnalysis int `json:"max_in_flight_one_analysis"`
+	// MaxOverlappingWrites is the most writes (uploads, starts) in flight at once on one analysis.
+	MaxOverlappingWrites int `json:"max_overlapping_writes"`
+	// Contended is how many analyses saw two or more overlapping writes, of Analyses.
+	Contended int     `json:"contended_analyses"`
+	Analyses  int     `json:"analyses"`
+	Fraction  float64 `json:"contended_fraction"`
+}
+
+// Judgement is the verdict of one run.
+type Judgement struct {
+	Verdict      string         `json:"verdict"` // clean | races | inconclusive
+	Conclusive   bool           `json:"conclusive"`
+	Partial      bool           `json:"partial"`
+	Settled      bool           `json:"settled"`
+	Reasons      []string       `json:"reasons,omitempty"`
+	Load         int            `json:"load_requests"`
+	Acknowledged int            `json:"acknowledged"`
+	AckFraction  float64        `json:"acknowledged_fraction"`
+	Outcomes     map[string]int `json:"outcomes"`
+	Contention   *Contention    `json:"contention,omitempty"`
+	Counts       map[string]int `json:"finding_counts"`
+	Findings     []Finding      `json:"findings"`
+}
+
+// Judge gives the verdict of a run from its history and (for openstudio) the state it left.
+func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
+	if o.Ignore == nil {
+		o.Ignore = h.Header.Ignore
+		if o.Ignore == nil {
+			o.Ignore = DefaultIgnore
+		}
+	}
+	if o.MinAcknowledged == 0 {
+		o.MinAcknowledged = 0.5
+	}
+	if o.MinContended == 0 {
+		o.MinContended = 0.5
+	}
+	if o.Grace == 0 {
+		o.Grace = time.Second
+		if d, err := time.ParseDuration(h.Header.Grace); err == nil && d > 0 {
+			o.Grace = d
+		}
+	}
+	if o.MaxActive == 0 {
+		o.MaxActive = h.Header.MaxActive
+	}
+	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{}}
+	switch {
+	case o.Partial != nil:
+		j.Partial = *o.Partial
+	case h.Footer != nil:
+		j.Partial = h.Footer.Partial
+	default:
+		j.Partial = true // the history was cut: the run did not end
+	}
+	switch {
+	case o.Settled != nil:
+		j.Settled = *o.Settled
+	case h.Footer != nil:
+		j.Settled = h.Footer.Settled
+	}
+	for i := range h.Records {
+		r := &h.Records[i]
+		if r.Kind != history.KindRequest || r.Setup {
+			continue
+		}
+		j.Load++
+		j.Outcomes[r.Outcome]++
+		if r.Applied() {
+			j.Acknowledged++
+		}
+	}
+	if j.Load > 0 {
+		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
+	}
+	switch h.Header.Profile {
+	case "openstudio":
+		if st == nil {
+			st = snapshot.NewState()
+		}
+		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
+		c := ContentionOf(h)
+		j.Contention = &c
+	case "jobs":
+		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
+	}
+	for _, f := range j.Findings {
+		j.Counts[f.Kind]++
+	}
+	switch {
+	case len(j.Findings) > 0:
+		j.Verdict, j.Conclusive = Races, true
+		if !j.Settled && h.Header.Profile == "openstudio" {
+			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
+		}
+	default:
+		j.Verdict, j.Conclusive = Clean, true
+		if j.Partial {
+			j.Reasons = append(j.Reasons, "the run was cut short (partial)")
+		}
+		if j.Load == 0 {
+			j.Reasons = append(j.Reasons, "no load request was sent")
+		} else if j.AckFraction < o.MinAcknowledged {
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %.0f%% of requests were acknowledged (at least %.0f%% needed)", 100*j.AckFraction, 100*o.MinAcknowledged))
+		}
+		if j.Contention != nil && j.Contention.Fraction < o.MinContended {
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %.0f%% needed): raise --concurrency or lower --analyses", j.Contention.Contended, j.Contention.Analyses, 100*o.MinContended))
+		}
+		if h.Header.Profile == "openstudio" && !j.Settled {
+			j.Reasons = append(j.Reasons, "the state did not settle within --settle-timeout")
+		}
+		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
+			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
+		} else if h.Header.Profile == "jobs" && j.Acknowledged <= o.MaxActive {
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d jobs acknowledged: more than the ceiling %d are needed to test it", j.Acknowledged, o.MaxActive))
+		}
+		if len(j.Reasons) > 0 {
+			j.Verdict, j.Conclusive = Inconclusive, false
+		}
+	}
+	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })
+	return j
+}
+
+// ContentionOf measures the contention a run achieved, from its history alone.
+func ContentionOf(h *history.History) Contention {
+	r := index(h)
+	c := Contention{Analyses: len(r.analyses)}
+	for _, a := range r.analyses {
+		var all, writes []interval
+		for _, rec := range r.byA[a] {
+			if !rec.Maybe() || rec.Start.IsZero() || rec.End.IsZero() {
+				continue
+			}
+			iv := interval{rec.Start, rec.End, ""}
+			all = append(all, iv)
+			if rec.Op == history.OpUpload || rec.Op == history.OpStart {
+				writes = append(writes, iv)
+			}
+		}
+		n, _, _ := peak(all)
+		w, _, _ := peak(writes)
+		c.MaxInFlightOneAnalysis = max(c.MaxInFlightOneAnalysis, n)
+		c.MaxOverlappingWrites = max(c.MaxOverlappingWrites, w)
+		if w >= 2 {
+			c.Contended++
+		}
+	}
+	if c.Analyses > 0 {
+		c.Fraction = float64(c.Contended) / float64(c.Analyses)
+	}
+	return c
+}

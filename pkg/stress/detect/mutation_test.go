@@ -1,0 +1,191 @@
+package detect
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+)
+
+func kinds(fs []Finding) []string {
+	var k []string
+	for _, f := range fs {
+		k = append(k, f.Kind)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func TestCleanStateHasNoFinding(t *testing.T) {
+	s := buildScenario(t, 3, t.TempDir())
+	j := Judge(s.h, s.reread(t), Options{})
+	if len(j.Findings) != 0 {
+		t.Fatalf("findings on a clean state: %+v", j.Findings)
+	}
+	if j.Contention == nil || j.Contention.Contended != 3 {
+		t.Fatalf("contention %+v", j.Contention)
+	}
+	if j.Verdict != Clean || !j.Conclusive {
+		t.Fatalf("verdict %s %v", j.Verdict, j.Reasons)
+	}
+}
+
+// TestMutations injects one fault at a time into a clean state and history, and checks that the
+// detector finds exactly it, with the right kind.
+func TestMutations(t *testing.T) {
+	a := profile.AnalysisID(testRun, 1)
+	zip := "server/assets/analyses/" + a + "/original/" + profile.ZipName(testRun)
+	entry := "server/analyses/" + a + "/seeds/seed.osm"
+	result := func(s *scenario) string {
+		for _, r := range s.h.Records {
+			if r.Op == history.OpUploadFile && r.Analysis == a {
+				return "server/assets/data_points/" + r.Returned + "/files/original/" + r.File
+			}
+		}
+		t.Fatal("no result file")
+		return ""
+	}
+	uploadOf := func(s *scenario, k int) *history.Record {
+		n := 0
+		for i := range s.h.Records {
+			if r := &s.h.Records[i]; r.Op == history.OpUpload && r.Analysis == a {
+				if n == k {
+					return r
+				}
+				n++
+			}
+		}
+		t.Fatal("no upload")
+		return nil
+	}
+	cases := []struct {
+		name   string
+		want   string
+		mutate func(t *testing.T, s *scenario)
+	}{
+		{"delete zip", Lost, func(t *testing.T, s *scenario) { rm(t, s, zip) }},
+		{"truncate zip", Torn, func(t *testing.T, s *scenario) { truncate(t, s, zip) }},
+		{"flip zip bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, zip) }},
+		{"delete extraction", Lost, func(t *testing.T, s *scenario) {
+			if err := os.RemoveAll(filepath.Join(s.root, "server/analyses", a)); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"truncate entry", Torn, func(t *testing.T, s *scenario) { truncate(t, s, entry) }},
+		{"flip entry bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, entry) }},
+		{"delete one entry", Mixed, func(t *testing.T, s *scenario) { rm(t, s, entry) }},
+		{"mix two uploads' entries", Mixed, func(t *testing.T, s *scenario) {
+			// Replace one entry with the same entry of the second upload: every entry matches an
+			// upload, but not one upload.
+			z := uploadOf(s, 1)
+			b := entryOf(t, s, z, "seeds/seed.osm")
+			write(t, s, entry, b)
+		}},
+		{"stray file in extraction", Phantom, func(t *testing.T, s *scenario) { write(t, s, "server/analyses/"+a+"/stray.txt", []byte("x")) }},
+		{"stray file beside zip", Phantom, func(t *testing.T, s *scenario) {
+			write(t, s, "server/assets/analyses/"+a+"/original/other.zip", []byte("x"))
+		}},
+		{"stray result file", Phantom, func(t *testing.T, s *scenario) { write(t, s, filepath.Dir(result(s))+"/extra.json", []byte("x")) }},
+		{"delete result", Lost, func(t *testing.T, s *scenario) { rm(t, s, result(s)) }},
+		{"flip result bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, result(s)) }},
+		{"duplicate result record", Duplicate, func(t *testing.T, s *scenario) {
+			dupLine(s, history.OpUploadFile, a)
+		}},
+		{"duplicate data point record", Duplicate, func(t *testing.T, s *scenario) {
+			dupLine(s, history.OpCreateDataPoint, a)
+		}},
+		{"record not read back", Lost, func(t *testing.T, s *scenario) {
+			for i := range s.h.Records {
+				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.ID == profile.DataPointID(testRun, 1) {
+					r.Status = 404
+				}
+			}
+		}},
+		{"zip explained by no upload (lost upload ack)", Torn, func(t *testing.T, s *scenario) {
+			// The zip on disk is upload 1's; pretend upload 1 never happened.
+			uploadOf(s, 1).Hash = "0000"
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := buildScenario(t, 3, t.TempDir())
+			c.mutate(t, s)
+			j := Judge(s.h, s.reread(t), Options{})
+			got := kinds(j.Findings)
+			if len(got) != 1 || got[0] != c.want {
+				t.Fatalf("want one %s, got %v: %+v", c.want, got, j.Findings)
+			}
+			if j.Verdict != Races {
+				t.Fatalf("verdict %s", j.Verdict)
+			}
+			f := j.Findings[0]
+			if f.Object == "" || f.Expected == "" || f.Got == "" {
+				t.Fatalf("finding lacks evidence: %+v", f)
+			}
+		})
+	}
+}
+
+func dupLine(s *scenario, op, a string) {
+	for _, r := range s.h.Records {
+		if r.Op == op && r.Analysis == a {
+			r.Seq += 100000
+			r.Nonce = profile.Nonce(testRun, r.Seq)
+			s.h.Records = append(s.h.Records, r)
+			return
+		}
+	}
+}
+
+func rm(t *testing.T, s *scenario, p string) {
+	if err := os.Remove(filepath.Join(s.root, p)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func truncate(t *testing.T, s *scenario, p string) {
+	full := filepath.Join(s.root, p)
+	fi, err := os.Stat(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(full, fi.Size()/2); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func flip(t *testing.T, s *scenario, p string) {
+	full := filepath.Join(s.root, p)
+	b, err := os.ReadFile(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)/2] ^= 0xff
+	write(t, s, p, b)
+}
+
+func write(t *testing.T, s *scenario, p string, b []byte) {
+	full := filepath.Join(s.root, p)
+	if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(full, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func entryOf(t *testing.T, s *scenario, up *history.Record, name string) []byte {
+	// Rebuild the upload's zip from its nonce (the history's generator makes this possible) and
+	// read the entry.
+	if up.Generator != profile.ZipGenerator {
+		t.Fatalf("generator %q", up.Generator)
+	}
+	z, _, err := profile.BuildZip(up.Nonce)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return unzipEntry(t, z, name)
+}

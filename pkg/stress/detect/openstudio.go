@@ -1,0 +1,442 @@
+package detect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// run indexes a history by object.
+type run struct {
+	analyses    []string                     // in order of creation
+	byA         map[string][]*history.Record // analysis -> load requests on it
+	uploads     map[string][]*history.Record // analysis -> zip uploads
+	starts      map[string][]*history.Record // analysis -> starts
+	results     map[string][]*history.Record // returned result id -> upload_file requests
+	resultsNoID []*history.Record
+	creates     []*history.Record
+	readbacks   map[string]*history.Record // kind/id -> read-back
+}
+
+func index(h *history.History) *run {
+	r := &run{byA: map[string][]*history.Record{}, uploads: map[string][]*history.Record{}, starts: map[string][]*history.Record{},
+		results: map[string][]*history.Record{}, readbacks: map[string]*history.Record{}}
+	seen := map[string]bool{}
+	addA := func(a string) {
+		if a != "" && !seen[a] {
+			seen[a] = true
+			r.analyses = append(r.analyses, a)
+		}
+	}
+	for i := range h.Records {
+		rec := &h.Records[i]
+		switch rec.Kind {
+		case history.KindReadback:
+			r.readbacks[rec.Op+"/"+rec.ID] = rec
+			continue
+		case history.KindRequest:
+		default:
+			continue
+		}
+		switch rec.Op {
+		case history.OpCreateAnalysis:
+			if rec.Applied() {
+				addA(createdID(rec))
+			}
+			r.creates = append(r.creates, rec)
+			continue
+		case history.OpCreateProject, history.OpCreateDataPoint:
+			r.creates = append(r.creates, rec)
+		case history.OpUpload:
+			r.uploads[rec.Analysis] = append(r.uploads[rec.Analysis], rec)
+		case history.OpStart:
+			r.starts[rec.Analysis] = append(r.starts[rec.Analysis], rec)
+		case history.OpUploadFile:
+			if rec.Returned != "" {
+				r.results[rec.Returned] = append(r.results[rec.Returned], rec)
+			} else if rec.Applied() {
+				r.resultsNoID = append(r.resultsNoID, rec)
+			}
+		}
+		if rec.Analysis != "" && !rec.Setup {
+			addA(rec.Analysis)
+			r.byA[rec.Analysis] = append(r.byA[rec.Analysis], rec)
+		}
+	}
+	return r
+}
+
+func createdID(r *history.Record) string {
+	if r.Returned != "" {
+		return r.Returned
+	}
+	return r.ID
+}
+
+// Dirs returns the directories (relative to the volume root) that hold this run's objects: the
+// only part of the volume that is read and judged.
+func Dirs(h *history.History) []string {
+	r := index(h)
+	var out []string
+	for _, a := range r.analyses {
+		out = append(out, zipDir(a), extractDir(a))
+	}
+	ids := make([]string, 0, len(r.results))
+	for id := range r.results {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		out = append(out, resultDir(id))
+	}
+	return out
+}
+
+// byDir groups the state's files under each of dirs, in one pass over the files.
+func byDir(st *snapshot.State, dirs map[string]bool) map[string][]string {
+	out := map[string][]string{}
+	for p := range st.Files {
+		// Object directories are the first four path elements (server/assets/analyses/<a>,
+		// server/assets/data_points/<id>) or the first three (server/analyses/<a>).
+		parts := strings.SplitN(p, "/", 5)
+		for _, n := range []int{3, 4} {
+			if len(parts) > n {
+				d := strings.Join(parts[:n], "/")
+				if dirs[d] {
+					out[d] = append(out[d], p)
+				}
+			}
+		}
+	}
+	for _, ps := range out {
+		sort.Strings(ps)
+	}
+	return out
+}
+
+// OpenStudio diffs the state against the expected state of the openstudio profile.
+func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Finding {
+	r := index(h)
+	dirs := map[string]bool{}
+	for _, d := range Dirs(h) {
+		dirs[d] = true
+	}
+	files := byDir(st, dirs)
+	var out []Finding
+	for _, a := range r.analyses {
+		out = append(out, judgeZip(a, r.uploads[a], st, files[zipDir(a)], ignore)...)
+		out = append(out, judgeExtract(a, r.uploads[a], r.starts[a], st, files[extractDir(a)], ignore)...)
+	}
+	ids := make([]string, 0, len(r.results))
+	for id := range r.results {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		out = append(out, judgeResult(id, r.results[id], st, files[resultDir(id)], ignore)...)
+	}
+	for _, rec := range r.resultsNoID {
+		out = append(out, Finding{Kind: Lost, Object: rec.DataPoint, Requests: []RequestRef{ref(rec)},
+			Expected: "an acknowledged upload_file answers the result's id", Got: "no id in the answer: the result file cannot be found"})
+	}
+	out = append(out, judgeRecords(r)...)
+	return out
+}
+
+func maybe(rs []*history.Record) []*history.Record {
+	var out []*history.Record
+	for _, r := range rs {
+		if r.Maybe() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func anyApplied(rs []*history.Record) bool {
+	for _, r := range rs {
+		if r.Applied() {
+			return true
+		}
+	}
+	return false
+}
+
+func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
+	var out []Finding
+	u := maybe(uploads)
+	name := ""
+	for _, rec := range uploads {
+		if rec.File != "" {
+			name = rec.File
+			break
+		}
+	}
+	zp := ""
+	if name != "" {
+		zp = zipPath(a, name)
+	}
+	for _, p := range files {
+		if p != zp && !ignored(p, ignore) {
+			out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{p}, Expected: "only the analysis zip " + name + " under " + zipDir(a), Got: "a file no request explains"})
+		}
+	}
+	if zp == "" {
+		return out
+	}
+	f, exists := st.Files[zp]
+	switch {
+	case !exists && anyApplied(uploads):
+		out = append(out, Finding{Kind: Lost, Object: a, Paths: []string{zp}, Requests: refs(applied(uploads), 5),
+			Expected: fmt.Sprintf("the zip of one of %d acknowledged uploads", len(applied(uploads))), Got: "no file"})
+	case !exists:
+	case len(u) == 0:
+		out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{zp}, Expected: "no zip: no upload was acknowledged or ambiguous", Got: fmt.Sprintf("%d bytes", f.Size)})
+	case f.Err != "":
+		out = append(out, Finding{Kind: Torn, Object: a, Paths: []string{zp}, Requests: refs(u, 5), Expected: "a readable zip", Got: f.Err})
+	default:
+		for _, rec := range u {
+			if rec.Hash == f.Hash {
+				return out
+			}
+		}
+		out = append(out, Finding{Kind: Torn, Object: a, Paths: []string{zp}, Requests: refs(u, 5),
+			Expected: fmt.Sprintf("the bytes of one of %d uploads (%s)", len(u), sizes(u)), Got: fmt.Sprintf("%d bytes, sha256 %s, matching no upload", f.Size, short(f.Hash))})
+	}
+	return out
+}
+
+func applied(rs []*history.Record) []*history.Record {
+	var out []*history.Record
+	for _, r := range rs {
+		if r.Applied() {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func sizes(rs []*history.Record) string {
+	var s []string
+	for i, r := range rs {
+		if i == 3 {
+			s = append(s, "...")
+			break
+		}
+		s = append(s, fmt.Sprintf("%d bytes", r.Size))
+	}
+	return strings.Join(s, ", ")
+}
+
+func short(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
+	var out []Finding
+	dir := extractDir(a)
+	u := maybe(uploads)
+	// The extraction must exist when a start was acknowledged after an acknowledged upload.
+	var must []*history.Record
+	for _, s := range starts {
+		if !s.Applied() {
+			continue
+		}
+		for _, up := range uploads {
+			if up.Applied() && !up.End.After(s.Start) {
+				must = append(must, up, s)
+				break
+			}
+		}
+	}
+	names := map[string]bool{} // every entry name of every upload
+	for _, up := range u {
+		for _, e := range up.Manifest {
+			names[e.Name] = true
+		}
+	}
+	got := map[string]string{} // entry -> hash
+	for _, p := range files {
+		if ignored(p, ignore) {
+			continue
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if !names[rel] || len(maybe(starts)) == 0 {
+			out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{p}, Requests: refs(maybe(starts), 3),
+				Expected: "only entries of an uploaded zip, extracted by a start", Got: "a file no request explains"})
+			continue
+		}
+		f := st.Files[p]
+		if f.Err != "" {
+			got[rel] = "unreadable"
+		} else {
+			got[rel] = f.Hash
+		}
+	}
+	if len(got) == 0 {
+		if len(must) > 0 {
+			out = append(out, Finding{Kind: Lost, Object: a, Paths: []string{dir}, Requests: refs(must, 4),
+				Expected: "the extracted analysis (a start was acknowledged after an acknowledged upload)", Got: "no extracted entries"})
+		}
+		return out
+	}
+	// Exactly one upload's manifest?
+	for _, up := range u {
+		if len(up.Manifest) != len(got) {
+			continue
+		}
+		same := true
+		for _, e := range up.Manifest {
+			if got[e.Name] != e.Hash {
+				same = false
+				break
+			}
+		}
+		if same {
+			return out
+		}
+	}
+	// Which upload does each entry come from; any that matches none is torn.
+	from := map[string][]*history.Record{}
+	var torn []string
+	for _, rel := range sortedKeys(got) {
+		h := got[rel]
+		for _, up := range u {
+			for _, e := range up.Manifest {
+				if e.Name == rel && e.Hash == h {
+					from[rel] = append(from[rel], up)
+				}
+			}
+		}
+		if len(from[rel]) == 0 {
+			torn = append(torn, dir+"/"+rel)
+		}
+	}
+	if len(torn) > 0 {
+		return append(out, Finding{Kind: Torn, Object: a, Paths: torn, Requests: refs(u, 5),
+			Expected: fmt.Sprintf("each extracted entry holds the bytes of that entry in one of %d uploads", len(u)),
+			Got:      fmt.Sprintf("%d entries match no upload", len(torn))})
+	}
+	var missing []string
+	for n := range names {
+		if _, ok := got[n]; !ok {
+			missing = append(missing, dir+"/"+n)
+		}
+	}
+	sort.Strings(missing)
+	srcs := map[int64]*history.Record{}
+	var paths []string
+	for _, rel := range sortedKeys(got) {
+		paths = append(paths, dir+"/"+rel)
+		for _, up := range from[rel] {
+			srcs[up.Seq] = up
+		}
+	}
+	var ev []*history.Record
+	for _, up := range u {
+		if srcs[up.Seq] != nil {
+			ev = append(ev, up)
+		}
+	}
+	got2 := fmt.Sprintf("entries from %d different uploads", len(ev))
+	if len(missing) > 0 {
+		got2 = fmt.Sprintf("%d entries missing (%s)", len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
+		paths = append(paths, missing...)
+	}
+	return append(out, Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
+		Expected: "the entries of exactly one upload", Got: got2})
+}
+
+func sortedKeys(m map[string]string) []string {
+	k := make([]string, 0, len(m))
+	for s := range m {
+		k = append(k, s)
+	}
+	sort.Strings(k)
+	return k
+}
+
+func judgeResult(id string, ups []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
+	var out []Finding
+	acked := applied(ups)
+	if len(acked) > 1 {
+		out = append(out, Finding{Kind: Duplicate, Object: id, Requests: refs(acked, 6),
+			Expected: "one result id per acknowledged upload_file", Got: fmt.Sprintf("%d acknowledged uploads answered with id %s", len(acked), id)})
+	}
+	explained := map[string]bool{}
+	for _, rec := range maybe(ups) {
+		explained[resultPath(id, rec.File)] = true
+	}
+	for _, p := range files {
+		if !explained[p] && !ignored(p, ignore) {
+			out = append(out, Finding{Kind: Phantom, Object: id, Paths: []string{p}, Expected: "only the result files uploaded with id " + id, Got: "a file no request explains"})
+		}
+	}
+	for _, rec := range acked {
+		p := resultPath(id, rec.File)
+		f, ok := st.Files[p]
+		switch {
+		case !ok:
+			out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{p}, Requests: []RequestRef{ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes", rec.Size), Got: "no file"})
+		case f.Hash != rec.Hash:
+			got := fmt.Sprintf("%d bytes, sha256 %s", f.Size, short(f.Hash))
+			if f.Err != "" {
+				got = f.Err
+			}
+			out = append(out, Finding{Kind: Torn, Object: id, Paths: []string{p}, Requests: []RequestRef{ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes, sha256 %s", rec.Size, short(rec.Hash)), Got: got})
+		}
+	}
+	return out
+}
+
+var recordKind = map[string]string{
+	history.OpCreateProject:   "project",
+	history.OpCreateAnalysis:  "analysis",
+	history.OpCreateDataPoint: "data_point",
+}
+
+func judgeRecords(r *run) []Finding {
+	var out []Finding
+	byID := map[string][]*history.Record{}
+	var order []string
+	for _, c := range r.creates {
+		if !c.Applied() {
+			continue
+		}
+		k := recordKind[c.Op] + "/" + createdID(c)
+		if byID[k] == nil {
+			order = append(order, k)
+		}
+		byID[k] = append(byID[k], c)
+	}
+	// A project is there when its analyses read back, even if the target has no project route.
+	analysesRead := 0
+	for k, rb := range r.readbacks {
+		if strings.HasPrefix(k, "analysis/") && rb.Status == 200 {
+			analysesRead++
+		}
+	}
+	for _, k := range order {
+		cs := byID[k]
+		kind, id, _ := strings.Cut(k, "/")
+		if len(cs) > 1 {
+			out = append(out, Finding{Kind: Duplicate, Object: id, Requests: refs(cs, 6), Expected: "one " + kind + " per acknowledged create", Got: fmt.Sprintf("%d acknowledged creates answered id %s", len(cs), id)})
+		}
+		rb := r.readbacks[k]
+		if rb == nil || rb.Status == 200 || rb.Status == 0 {
+			continue // not read back (a partial run), or there
+		}
+		if kind == "project" && (rb.Status == 404 || rb.Status == 405) && analysesRead > 0 {
+			continue
+		}
+		out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{rb.Path}, Requests: refs(cs, 2),
+			Expected: "GET of the acknowledged " + kind + " answers 200", Got: fmt.Sprintf("GET answered %d", rb.Status)})
+	}
+	return out
+}

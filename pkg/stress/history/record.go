@@ -1,0 +1,132 @@
+// Package history is the per-request record of a stress run (the contract's section 5): one JSON
+// line per request, per read-back and per followed job, enough to give the verdict again offline.
+package history
+
+import "time"
+
+// SchemaVersion is the version of the history's line format, written in its header line.
+const SchemaVersion = 1
+
+// Line kinds.
+const (
+	KindHeader   = "header"   // first line: the run's parameters
+	KindRequest  = "request"  // one HTTP request of the run
+	KindReadback = "readback" // one read-back of a created record through the API
+	KindJob      = "job"      // one followed job and what its polls saw
+	KindFooter   = "footer"   // last line: when and how the run ended
+)
+
+// Outcomes of one request (contract section 1).
+const (
+	Acknowledged = "acknowledged" // applied: its effect must be there
+	Rejected     = "rejected"     // not applied: its effect must not be there
+	Ambiguous    = "ambiguous"    // may or may not be applied
+)
+
+// Operations of the profiles.
+const (
+	OpCreateProject   = "create_project"
+	OpCreateAnalysis  = "create_analysis"
+	OpUpload          = "upload"
+	OpStart           = "start"
+	OpCreateDataPoint = "create_data_point"
+	OpUploadFile      = "upload_file"
+	OpSubmitJob       = "submit_job"
+	OpHTTP            = "http"
+)
+
+// Record is one line of the history. Which fields are set depends on Kind and Op.
+type Record struct {
+	Kind string `json:"kind"`
+	Seq  int64  `json:"seq,omitempty"`
+
+	// Header fields.
+	Header *Header `json:"header,omitempty"`
+	// Footer fields.
+	Footer *Footer `json:"footer,omitempty"`
+
+	// Request fields.
+	Op        string    `json:"op,omitempty"`
+	Setup     bool      `json:"setup,omitempty"` // part of the setup (project, analyses), not of the N load requests
+	Target    string    `json:"target,omitempty"`
+	Method    string    `json:"method,omitempty"`
+	Path      string    `json:"path,omitempty"`
+	Project   string    `json:"project,omitempty"`
+	Analysis  string    `json:"analysis,omitempty"`
+	DataPoint string    `json:"data_point,omitempty"`
+	File      string    `json:"file,omitempty"` // the uploaded file's own name
+	Nonce     string    `json:"nonce,omitempty"`
+	Generator string    `json:"generator,omitempty"` // version of the body generator
+	Hash      string    `json:"hash,omitempty"`      // sha256 hex of the uploaded bytes
+	Size      int64     `json:"size,omitempty"`
+	Manifest  []Entry   `json:"manifest,omitempty"` // a zip's entries
+	Start     time.Time `json:"start,omitzero"`
+	End       time.Time `json:"end,omitzero"`
+	Status    int       `json:"status,omitempty"`
+	BodyCode  int       `json:"body_code,omitempty"`
+	ID        string    `json:"id,omitempty"` // the id the request asked for (client-chosen uuid), or the id read back
+	Returned  string    `json:"returned_id,omitempty"`
+	Outcome   string    `json:"outcome,omitempty"`
+	Error     string    `json:"error,omitempty"`
+	Timeout   bool      `json:"timeout,omitempty"`
+
+	// Read-back fields: Op is the record kind (project, analysis, data_point), ID its id, Status
+	// the GET's status.
+
+	// Job fields.
+	Job  string     `json:"job,omitempty"`
+	Runs []StateRun `json:"runs,omitempty"`
+	Done bool       `json:"done,omitempty"` // reached a terminal state
+}
+
+// Entry is one entry of an uploaded zip: its name and the sha256 of its bytes.
+type Entry struct {
+	Name string `json:"name"`
+	Hash string `json:"hash"`
+	Size int64  `json:"size"`
+}
+
+// StateRun is a run of consecutive polls of one job that saw the same state. FirstStart and
+// FirstEnd bracket the first of those polls, LastStart and LastEnd the last.
+type StateRun struct {
+	State      string    `json:"state"`
+	Polls      int       `json:"polls"`
+	FirstStart time.Time `json:"first_start"`
+	FirstEnd   time.Time `json:"first_end"`
+	LastStart  time.Time `json:"last_start"`
+	LastEnd    time.Time `json:"last_end"`
+}
+
+// Header is the first line of a history: what was run, against what, with which judgement
+// parameters.
+type Header struct {
+	Schema      int       `json:"schema"`
+	Run         string    `json:"run"`
+	Profile     string    `json:"profile"`
+	Targets     []string  `json:"targets"`
+	Requests    int       `json:"requests"`
+	Concurrency int       `json:"concurrency"`
+	Analyses    int       `json:"analyses,omitempty"`
+	Project     string    `json:"project,omitempty"`
+	Ignore      []string  `json:"ignore,omitempty"`
+	MaxActive   int       `json:"max_active,omitempty"`
+	Grace       string    `json:"grace,omitempty"`
+	Started     time.Time `json:"started"`
+	Version     string    `json:"osctl_version,omitempty"`
+	Generator   string    `json:"generator,omitempty"`
+}
+
+// Footer is the last line of a history.
+type Footer struct {
+	Finished time.Time `json:"finished"`
+	Partial  bool      `json:"partial"`
+	Reason   string    `json:"reason,omitempty"`
+	// Settled is false when the state was read before the target stopped changing.
+	Settled bool `json:"settled"`
+}
+
+// Applied reports whether the request's effect must be there (acknowledged).
+func (r *Record) Applied() bool { return r.Outcome == Acknowledged }
+
+// Maybe reports whether the request's effect may be there (acknowledged or ambiguous).
+func (r *Record) Maybe() bool { return r.Outcome == Acknowledged || r.Outcome == Ambiguous }

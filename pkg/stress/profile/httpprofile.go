@@ -1,0 +1,100 @@
+package profile
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// HTTP is the http profile: each target URL is the route itself. Requests are made as they are
+// sent, so a run bounded by duration alone holds no plan in memory.
+type HTTP struct {
+	Run     string
+	Targets []Target
+	Method  string
+	Header  http.Header
+	// Body is a template: {{nonce}} and {{seq}} are replaced per request.
+	Body string
+	// Requests bounds the run; 0 means unbounded (bounded by duration).
+	Requests int64
+	// Record, when set, receives one history line per request.
+	Record Recorder
+	Now    func() time.Time
+
+	next    atomic.Int64
+	hasTmpl bool
+	urls    []string
+	parsed  []*url.URL
+	body    []byte
+}
+
+// Source returns the requests.
+func (p *HTTP) Source() attack.Source {
+	p.hasTmpl = strings.Contains(p.Body, "{{")
+	for _, t := range p.Targets {
+		p.urls = append(p.urls, t.URL.String())
+		p.parsed = append(p.parsed, t.URL)
+	}
+	p.body = []byte(p.Body)
+	if p.Header == nil {
+		p.Header = http.Header{}
+	}
+	if p.Method == "" {
+		p.Method = http.MethodGet
+	}
+	return attack.SourceFunc(func(context.Context) (attack.Op, bool) {
+		i := p.next.Add(1)
+		if p.Requests > 0 && i > p.Requests {
+			return nil, false
+		}
+		return &httpOp{p: p, seq: i}, true
+	})
+}
+
+type httpOp struct {
+	p   *HTTP
+	seq int64
+}
+
+// Request builds the request without parsing the URL again: the URL and header are shared,
+// read-only, by every request.
+func (o *httpOp) Request(ctx context.Context) (*http.Request, error) {
+	p := o.p
+	u := p.parsed[int(o.seq)%len(p.parsed)]
+	req := (&http.Request{Method: p.Method, URL: u, Host: u.Host, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: p.Header}).WithContext(ctx)
+	if len(p.body) > 0 {
+		b := p.body
+		if p.hasTmpl {
+			s := strings.ReplaceAll(p.Body, "{{nonce}}", Nonce(p.Run, o.seq))
+			b = []byte(strings.ReplaceAll(s, "{{seq}}", strconv.FormatInt(o.seq, 10)))
+		}
+		req.Body = io.NopCloser(bytes.NewReader(b))
+		req.ContentLength = int64(len(b))
+	}
+	return req, nil
+}
+
+func (o *httpOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
+	out := attack.Classify(r)
+	if o.p.Record != nil {
+		rec := &history.Record{Kind: history.KindRequest, Seq: o.seq, Op: history.OpHTTP, Method: o.p.Method,
+			Target: o.p.urls[int(o.seq)%len(o.p.urls)], Nonce: Nonce(o.p.Run, o.seq), Start: r.Start, End: time.Now(), Status: r.Status, Outcome: out.String()}
+		if o.p.Now != nil {
+			rec.End = o.p.Now()
+		}
+		if r.Err != nil {
+			rec.Error, rec.Timeout = r.Err.Error(), r.Timeout
+		}
+		o.p.Record(rec)
+	}
+	return out
+}

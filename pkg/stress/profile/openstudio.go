@@ -1,0 +1,452 @@
+package profile
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"hash/fnv"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// Mix gives the relative weights of the load operations of the openstudio profile.
+type Mix struct {
+	Upload     int `json:"upload"`
+	Start      int `json:"start"`
+	DataPoint  int `json:"data_point"`
+	UploadFile int `json:"upload_file"`
+}
+
+// DefaultMix is the default openstudio mix: mostly zip uploads, then starts (extraction), then
+// result file uploads and data point creations.
+var DefaultMix = Mix{Upload: 5, Start: 2, DataPoint: 1, UploadFile: 2}
+
+// ParseMix parses "upload=5,start=2,data_point=1,upload_file=2"; missing names weigh 0.
+func ParseMix(s string) (Mix, error) {
+	var m Mix
+	for _, kv := range strings.Split(s, ",") {
+		kv = strings.TrimSpace(kv)
+		if kv == "" {
+			continue
+		}
+		k, v, ok := strings.Cut(kv, "=")
+		n, err := strconv.Atoi(v)
+		if !ok || err != nil || n < 0 {
+			return m, fmt.Errorf("--mix %q: each item is NAME=WEIGHT with a whole weight >= 0, e.g. upload=5,start=2,data_point=1,upload_file=2", kv)
+		}
+		switch k {
+		case "upload":
+			m.Upload = n
+		case "start":
+			m.Start = n
+		case "data_point", "datapoint", "data_points":
+			m.DataPoint = n
+		case "upload_file", "result", "result_file":
+			m.UploadFile = n
+		default:
+			return m, fmt.Errorf("--mix: unknown operation %q: use upload, start, data_point, upload_file", k)
+		}
+	}
+	if m.Upload+m.Start+m.DataPoint+m.UploadFile == 0 {
+		return m, fmt.Errorf("--mix %q gives every operation weight 0", s)
+	}
+	return m, nil
+}
+
+// OpenStudio is the openstudio profile: one project, Analyses analyses, and Requests load
+// requests spread round-robin over the analyses and the targets.
+type OpenStudio struct {
+	Run      string
+	Targets  []Target
+	Requests int
+	Analyses int
+	Project  string // an existing project to use; empty creates one
+	Mix      Mix
+	// StartTargets are the indexes of Targets that may receive start actions (sandboxes, or any
+	// with --allow-start). Empty leaves start out of the mix.
+	StartTargets []int
+	Client       Doer
+	Record       Recorder
+	Now          func() time.Time
+	// SetupConcurrency bounds the setup and read-back requests in flight. The default is 16.
+	SetupConcurrency int
+
+	seq       atomic.Int64
+	next      atomic.Int64
+	analyses  []string // acknowledged analyses
+	mu        sync.Mutex
+	dataPts   map[string][]string // analysis -> acknowledged data points
+	createdDP []dpRec
+}
+
+type dpRec struct{ analysis, id string }
+
+// AnalysisIDs returns the ids of the run's acknowledged analyses.
+func (p *OpenStudio) AnalysisIDs() []string { return p.analyses }
+
+func (p *OpenStudio) now() time.Time {
+	if p.Now != nil {
+		return p.Now()
+	}
+	return time.Now()
+}
+
+// Setup creates the project (unless one is given) and the analyses, one POST each.
+func (p *OpenStudio) Setup(ctx context.Context) error {
+	p.dataPts = map[string][]string{}
+	if p.Project == "" {
+		seq := p.seq.Add(1)
+		nonce := Nonce(p.Run, seq)
+		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": "osctl stress " + p.Run, "osctl_nonce": nonce}})
+		rec := p.call(ctx, 0, seq, history.OpCreateProject, http.MethodPost, "/projects.json", "application/json", body)
+		rec.Setup, rec.Nonce = true, nonce
+		p.Record(rec)
+		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
+			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", describe(rec))
+		}
+		p.Project = rec.Returned
+	}
+	ids := make([]string, p.Analyses)
+	ok := make([]bool, p.Analyses)
+	var firstErr atomic.Value
+	p.parallel(ctx, p.Analyses, func(i int) {
+		id := AnalysisID(p.Run, i)
+		seq := p.seq.Add(1)
+		nonce := Nonce(p.Run, seq)
+		body, _ := json.Marshal(map[string]any{"analysis": map[string]any{
+			"uuid": id, "name": "osctl-stress-" + id, "display_name": "osctl stress " + p.Run,
+			"problem":     map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
+			"osctl_nonce": nonce,
+		}})
+		rec := p.call(ctx, i, seq, history.OpCreateAnalysis, http.MethodPost, "/projects/"+url.PathEscape(p.Project)+"/analyses.json", "application/json", body)
+		rec.Setup, rec.Nonce, rec.Project, rec.Analysis, rec.ID = true, nonce, p.Project, id, id
+		p.Record(rec)
+		ids[i] = id
+		if rec.Returned != "" && rec.Returned != id {
+			ids[i] = rec.Returned // the server chose its own id
+		}
+		ok[i] = rec.Outcome == history.Acknowledged
+		if !ok[i] {
+			firstErr.CompareAndSwap(nil, describe(rec))
+		}
+	})
+	for i := range ids {
+		if ok[i] {
+			p.analyses = append(p.analyses, ids[i])
+		}
+	}
+	if len(p.analyses) == 0 {
+		e, _ := firstErr.Load().(string)
+		return fmt.Errorf("no analysis could be created (%s)", e)
+	}
+	return nil
+}
+
+func describe(r *history.Record) string {
+	switch {
+	case r.Error != "":
+		return r.Error
+	case r.BodyCode != 0:
+		return fmt.Sprintf("HTTP %d, body code %d", r.Status, r.BodyCode)
+	default:
+		return fmt.Sprintf("HTTP %d", r.Status)
+	}
+}
+
+func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
+	c := p.SetupConcurrency
+	if c <= 0 {
+		c = 16
+	}
+	var wg sync.WaitGroup
+	var next atomic.Int64
+	for w := 0; w < min(c, n); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// call sends one setup or read-back request synchronously and returns its record.
+func (p *OpenStudio) call(ctx context.Context, i int, seq int64, op, method, path, ctype string, body []byte) *history.Record {
+	t := p.Targets[i%len(p.Targets)].URL
+	rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: op, Target: t.String(), Method: method, Path: path}
+	rec.Start = p.now()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, join(t, path), rd)
+	if err != nil {
+		rec.End, rec.Error, rec.Outcome = p.now(), err.Error(), history.Rejected
+		return rec
+	}
+	if ctype != "" {
+		req.Header.Set("Content-Type", ctype)
+	}
+	req.Header.Set("Accept", "application/json")
+	resp, err := p.Client.Do(req)
+	r := attack.Result{Start: rec.Start, Intended: rec.Start}
+	if err != nil {
+		r.Err, r.Sent = err, !attack.IsRefused(err)
+	} else {
+		r.Status = resp.StatusCode
+		r.Sent = true
+	}
+	out := finish(rec, &r, resp, p.now)
+	if resp != nil {
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	rec.Outcome = out.String()
+	return rec
+}
+
+// finish fills a record from a result and response (reading the body) and returns the outcome.
+func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func() time.Time) attack.Outcome {
+	var body []byte
+	if resp != nil {
+		body, _ = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	}
+	r.End = now()
+	rec.Start, rec.End, rec.Status = r.Start, r.End, r.Status
+	if r.Err != nil {
+		rec.Error = r.Err.Error()
+		rec.Timeout = r.Timeout
+	}
+	out := attack.Classify(r)
+	if resp != nil && len(body) > 0 {
+		var m map[string]any
+		if json.Unmarshal(body, &m) == nil {
+			rec.Returned = extractID(m)
+			if c, ok := m["code"].(float64); ok {
+				rec.BodyCode = int(c)
+			}
+		}
+	}
+	if rec.Op == history.OpStart && r.Err == nil && r.Status == http.StatusOK {
+		// action.json always answers 200; success or failure is the body's code.
+		switch {
+		case rec.BodyCode == 200:
+			out = attack.Acknowledged
+		case rec.BodyCode >= 500 || rec.BodyCode == 0:
+			out = attack.Ambiguous
+		default:
+			out = attack.Rejected
+		}
+	}
+	rec.Outcome = out.String()
+	return out
+}
+
+// extractID finds a record id in an OpenStudio answer: _id, id or uuid, at the top or under
+// project, analysis, data_point.
+func extractID(m map[string]any) string {
+	for _, k := range []string{"_id", "id", "uuid"} {
+		switch v := m[k].(type) {
+		case string:
+			if v != "" {
+				return v
+			}
+		case float64:
+			return strconv.FormatInt(int64(v), 10)
+		case map[string]any:
+			if s, ok := v["$oid"].(string); ok {
+				return s
+			}
+		}
+	}
+	for _, k := range []string{"project", "analysis", "data_point"} {
+		if sub, ok := m[k].(map[string]any); ok {
+			if id := extractID(sub); id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// Source returns the load: Requests operations, made as they are sent.
+func (p *OpenStudio) Source() attack.Source {
+	return attack.SourceFunc(func(ctx context.Context) (attack.Op, bool) {
+		i := p.next.Add(1) - 1
+		if i >= int64(p.Requests) {
+			return nil, false
+		}
+		return p.op(i), true
+	})
+}
+
+func (p *OpenStudio) pick(i int64) string {
+	if i < int64(len(p.analyses)) {
+		return history.OpUpload // each analysis's first load request uploads its zip
+	}
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s/%d", p.Run, i)
+	m := p.Mix
+	if len(p.StartTargets) == 0 {
+		m.Start = 0
+	}
+	total := m.Upload + m.Start + m.DataPoint + m.UploadFile
+	if total == 0 {
+		return history.OpUpload
+	}
+	x := int(h.Sum64() % uint64(total))
+	switch {
+	case x < m.Upload:
+		return history.OpUpload
+	case x < m.Upload+m.Start:
+		return history.OpStart
+	case x < m.Upload+m.Start+m.DataPoint:
+		return history.OpCreateDataPoint
+	default:
+		return history.OpUploadFile
+	}
+}
+
+type osOp struct {
+	p      *OpenStudio
+	rec    *history.Record
+	target *url.URL
+	ctype  string
+	body   []byte
+	dpIdx  int
+}
+
+func (p *OpenStudio) op(i int64) *osOp {
+	a := p.analyses[int(i)%len(p.analyses)]
+	seq := p.seq.Add(1)
+	kind := p.pick(i)
+	if kind == history.OpUploadFile {
+		p.mu.Lock()
+		if len(p.dataPts[a]) == 0 {
+			kind = history.OpCreateDataPoint // nothing to attach a result to yet
+		}
+		p.mu.Unlock()
+	}
+	t := p.Targets[int(i)%len(p.Targets)].URL
+	if kind == history.OpStart {
+		t = p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
+	}
+	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.String(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}}
+	return o
+}
+
+// build makes the body; done lazily in Request so that only requests being sent hold one.
+func (o *osOp) build() error {
+	p, rec := o.p, o.rec
+	switch rec.Op {
+	case history.OpUpload:
+		z, man, err := BuildZip(rec.Nonce)
+		if err != nil {
+			return err
+		}
+		rec.File, rec.Hash, rec.Size, rec.Manifest, rec.Generator = ZipName(p.Run), Sum(z), int64(len(z)), man, ZipGenerator
+		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/upload.json"
+		o.body, o.ctype = multipartBody(nil, "file", rec.File, "application/zip", z)
+	case history.OpStart:
+		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/action.json"
+		o.body, _ = json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run", "osctl_nonce": rec.Nonce})
+		o.ctype = "application/json"
+	case history.OpCreateDataPoint:
+		o.dpIdx = int(rec.Seq)
+		rec.ID = DataPointID(p.Run, int(rec.Seq))
+		rec.DataPoint = rec.ID
+		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/data_points.json"
+		o.body, _ = json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": "osctl " + rec.Nonce, "analysis_id": rec.Analysis, "osctl_nonce": rec.Nonce}})
+		o.ctype = "application/json"
+	case history.OpUploadFile:
+		p.mu.Lock()
+		dps := p.dataPts[rec.Analysis]
+		rec.DataPoint = dps[int(rec.Seq)%len(dps)]
+		p.mu.Unlock()
+		content := resultBody(rec.Nonce, rec.Seq)
+		rec.File, rec.Hash, rec.Size = ResultName(p.Run, rec.Seq), Sum(content), int64(len(content))
+		rec.Path = "/data_points/" + url.PathEscape(rec.DataPoint) + "/upload_file.json"
+		o.body, o.ctype = multipartBody(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
+	}
+	return nil
+}
+
+func resultBody(nonce string, seq int64) []byte {
+	b := fmt.Appendf(nil, "{\"osctl_nonce\":%q,\"seq\":%d,\"pad\":\"", nonce, seq)
+	for i := 0; i < 256+int(seq%1024); i++ {
+		b = append(b, "0123456789abcdef"[(int(seq)+i)%16])
+	}
+	return append(b, "\"}\n"...)
+}
+
+func multipartBody(fields map[string]string, field, filename, ctype string, content []byte) ([]byte, string) {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	keys := make([]string, 0, len(fields))
+	for k := range fields {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		_ = mw.WriteField(k, fields[k])
+	}
+	h := make(textproto.MIMEHeader)
+	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, filename))
+	h.Set("Content-Type", ctype)
+	w, _ := mw.CreatePart(h)
+	_, _ = w.Write(content)
+	_ = mw.Close()
+	return buf.Bytes(), mw.FormDataContentType()
+}
+
+// Request implements attack.Op.
+func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
+	if err := o.build(); err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, join(o.target, o.rec.Path), bytes.NewReader(o.body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("Content-Type", o.ctype)
+	req.Header.Set("Accept", "application/json")
+	req.Header.Set("X-Osctl-Nonce", o.rec.Nonce)
+	return req, nil
+}
+
+// Done implements attack.Op.
+func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
+	o.body = nil
+	out := finish(o.rec, r, resp, o.p.now)
+	if o.rec.Op == history.OpCreateDataPoint && out == attack.Acknowledged {
+		id := o.rec.ID
+		if o.rec.Returned != "" {
+			id = o.rec.Returned
+		}
+		o.p.mu.Lock()
+		o.p.dataPts[o.rec.Analysis] = append(o.p.dataPts[o.rec.Analysis], id)
+		o.p.createdDP = append(o.p.createdDP, dpRec{o.rec.Analysis, id})
+		o.p.mu.Unlock()
+	}
+	o.p.Record(o.rec)
+	return out
+}

@@ -1,0 +1,113 @@
+// Package report is the result of a stress run: a versioned JSON document (also read by
+// `osctl rollout --stress-report`), a JUnit file, and a self-contained HTML page.
+package report
+
+import (
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/detect"
+)
+
+// Schema names the report's format; SchemaVersion changes when a field changes meaning.
+const (
+	Schema        = "osctl.stress.report"
+	SchemaVersion = 1
+)
+
+// Report is everything a stress run found and measured.
+type Report struct {
+	Schema        string   `json:"schema"`
+	SchemaVersion int      `json:"schema_version"`
+	OsctlVersion  string   `json:"osctl_version"`
+	Run           string   `json:"run"`
+	Profile       string   `json:"profile"`
+	Targets       []Target `json:"targets"`
+
+	Requests    int     `json:"requests"` // N asked for (0: bounded by duration)
+	Concurrency int     `json:"concurrency"`
+	Rate        float64 `json:"rate,omitempty"`
+	Duration    string  `json:"duration,omitempty"`
+	Analyses    int     `json:"analyses,omitempty"`
+	Project     string  `json:"project,omitempty"`
+
+	StartedAt  time.Time `json:"started_at"`
+	FinishedAt time.Time `json:"finished_at"`
+	Elapsed    float64   `json:"elapsed_s"`
+
+	Counts       attack.Counts      `json:"counts"`
+	Latency      attack.Latency     `json:"latency"`
+	Throughput   float64            `json:"throughput_rps"`
+	PeakInFlight int64              `json:"peak_in_flight"`
+	FileLimit    uint64             `json:"open_files_limit,omitempty"`
+	Outcomes     map[string]int     `json:"outcomes"`
+	AckFraction  float64            `json:"acknowledged_fraction"`
+	Contention   *detect.Contention `json:"contention,omitempty"`
+
+	Partial    bool     `json:"partial"`
+	StopReason string   `json:"stop_reason,omitempty"`
+	Settled    bool     `json:"settled"`
+	SettleWait float64  `json:"settle_wait_s,omitempty"`
+	Verdict    string   `json:"verdict"` // clean | races | inconclusive
+	Conclusive bool     `json:"conclusive"`
+	Reasons    []string `json:"reasons,omitempty"`
+
+	Workload             *Workload `json:"workload,omitempty"`
+	MaxReplicasValidated int       `json:"max_replicas_validated"`
+
+	FindingCounts map[string]int   `json:"finding_counts"`
+	Findings      []detect.Finding `json:"findings"`
+	Notices       []string         `json:"notices,omitempty"`
+
+	Timeline  []attack.Sample `json:"in_flight_timeline,omitempty"`
+	Histogram []Bucket        `json:"latency_histogram,omitempty"`
+}
+
+// Target is one target of the run and what it said it is.
+type Target struct {
+	URL          string `json:"url"`
+	Sandbox      bool   `json:"sandbox"`
+	Replica      *int   `json:"replica,omitempty"`
+	Locking      string `json:"locking,omitempty"`
+	Queue        string `json:"queue,omitempty"`
+	MaxActive    int    `json:"max_active,omitempty"`
+	StartAllowed bool   `json:"start_allowed"`
+}
+
+// Workload is the Deployment under test, when --kubeconfig and --deployment are given.
+type Workload struct {
+	Namespace  string `json:"namespace"`
+	Deployment string `json:"deployment"`
+	Image      string `json:"image"`
+	Replicas   int32  `json:"replicas"`
+}
+
+// Bucket is one bar of the latency histogram: requests whose latency is in [From, To) ms.
+type Bucket struct {
+	FromMS float64 `json:"from_ms"`
+	ToMS   float64 `json:"to_ms"`
+	Count  int64   `json:"count"`
+}
+
+// ApplyJudgement copies a verdict into the report.
+func (r *Report) ApplyJudgement(j detect.Judgement) {
+	r.Verdict, r.Conclusive, r.Reasons = j.Verdict, j.Conclusive, j.Reasons
+	r.Partial, r.Settled = j.Partial, j.Settled
+	r.Outcomes, r.AckFraction, r.Contention = j.Outcomes, j.AckFraction, j.Contention
+	r.FindingCounts, r.Findings = j.Counts, j.Findings
+	if r.Findings == nil {
+		r.Findings = []detect.Finding{}
+	}
+}
+
+// ExitCode is the run's exit code: 0 clean and conclusive, 1 races found, 2 inconclusive.
+func (r *Report) ExitCode() int {
+	switch r.Verdict {
+	case detect.Clean:
+		return 0
+	case detect.Races:
+		return 1
+	default:
+		return 2
+	}
+}
