@@ -28,17 +28,22 @@ type Pod struct {
 	Mount     string // the volume's mount path in the pod, e.g. /mnt/openstudio
 }
 
-// podScript reads one directory per line on stdin and prints, for each directory that exists,
-// "D <dir>", and for each regular file under it "F <size> <sha256> <path>" (a file that
-// vanished or cannot be read prints "E <path>").
+// podScript reads one directory per line on stdin, up to the line endOfDirs, and prints, for each
+// directory that exists, "D <dir>", and for each regular file under it "F <size> <sha256> <path>"
+// (a file that vanished or cannot be read prints "E <path>"). The end line, not end of input,
+// ends the list: some exec implementations (kwok, some proxies) never pass on stdin's EOF.
 const podScript = `cd "$1" || exit 3
 while IFS= read -r d; do
+  [ "$d" = "` + endOfDirs + `" ] && break
   [ -d "$d" ] || continue
   printf 'D %s\n' "$d"
   find "$d" -type f | while IFS= read -r f; do
     s=$(wc -c < "$f" 2>/dev/null) && h=$(sha256sum "$f" 2>/dev/null) && printf 'F %s %s %s\n' "$s" "${h%% *}" "$f" || printf 'E %s\n' "$f"
   done
 done`
+
+// endOfDirs ends the directory list sent to podScript.
+const endOfDirs = "::osctl-end-of-dirs::"
 
 // Read implements Reader.
 func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
@@ -53,7 +58,7 @@ func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v", p.Namespace, p.Name, err)
 	}
 	var stdout, stderr bytes.Buffer
-	in := strings.Join(dirs, "\n") + "\n"
+	in := strings.Join(dirs, "\n") + "\n" + endOfDirs + "\n"
 	err = exec.StreamWithContext(ctx, remotecommand.StreamOptions{Stdin: strings.NewReader(in), Stdout: &stdout, Stderr: &stderr})
 	if err != nil {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v: %s", p.Namespace, p.Name, err, strings.TrimSpace(stderr.String()))

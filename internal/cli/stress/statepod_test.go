@@ -1,0 +1,83 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/stress/report"
+)
+
+// TestStatePodAndWorkloadFromRealCluster reads the state through one exec in a pod (kwok runs
+// the exec on this host, so the pod's "mount" is the sandbox's state directory) and takes the
+// workload's image and replicas from a real API server: the run outside the cluster that an SRE
+// makes against the real server.
+func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
+	k := testenv.SharedKube(t)
+	ns := k.NewNamespace(t)
+	k.Apply(t, ns, `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
+`)
+	ctx := context.Background()
+	var pod string
+	testenv.WaitFor(t, 60*time.Second, "a ready web pod", func() (bool, error) {
+		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
+		if err != nil {
+			return false, err
+		}
+		for _, p := range pods.Items {
+			for _, c := range p.Status.Conditions {
+				if c.Type == "Ready" && c.Status == "True" {
+					pod = p.Name
+					return true, nil
+				}
+			}
+		}
+		return false, nil
+	})
+	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	bin := testenv.OsctlBinary(t)
+	cmd := exec.CommandContext(ctx, bin, "stress", "--target", strings.Join(sb.Replicas, ","),
+		"--requests", "600", "--concurrency", "200", "--analyses", "6", "--mix", "upload=3,start=1",
+		"--kubeconfig", k.Kubeconfig, "-n", ns, "--state-pod", pod, "--state-mount", sb.StateDir,
+		"--deployment", "web", "-o", "json")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	code := 0
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	var rep report.Report
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatalf("exit %d, no JSON report: %v\n%s", code, err, errb.String())
+	}
+	if code != 1 || rep.Verdict != "races" {
+		t.Fatalf("state read through the pod: exit %d verdict %s findings %v\n%s", code, rep.Verdict, rep.FindingCounts, errb.String())
+	}
+	b, _ := json.Marshal(rep)
+	for _, want := range []string{`"registry.invalid/openstudio-server:3.7.0"`, `"deployment":"web"`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("report lacks %s: %s", want, b[:min(len(b), 600)])
+		}
+	}
+}
