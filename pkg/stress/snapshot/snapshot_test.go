@@ -71,7 +71,7 @@ func TestPodScriptLocally(t *testing.T) {
 	dirs := []string{"server/analyses/a", "server/assets/data_points/r", "server/analyses/missing"}
 	cmd := exec.Command("sh", "-c", podScript, "osctl-snapshot", root)
 	// The end line ends the list even though more input follows (exec without stdin EOF).
-	cmd.Stdin = strings.NewReader(strings.Join(dirs, "\n") + "\n" + endOfDirs + "\nserver/assets/data_points/not-asked\n")
+	cmd.Stdin = strings.NewReader(strings.Join(dirs, "\n") + "\n" + endOfDirs + "\nserver/assets\n")
 	out, err := cmd.Output()
 	if err != nil {
 		t.Fatal(err)
