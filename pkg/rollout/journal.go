@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -229,4 +231,21 @@ func specFields(raw []byte) (spec, rng bool) {
 	_, min := s["f:minReplicas"]
 	_, max := s["f:maxReplicas"]
 	return true, min || max
+}
+
+// Position says where the rollout stands for a person: "step 2 of 3 (1,2,4)", or "the final
+// range 2-4" once the steps are done (Step 0 after a start, or past the last step).
+func (j *Journal) Position() string {
+	n := len(j.Plan.Steps)
+	if j.Step >= 1 && j.Step <= n {
+		steps := make([]string, n)
+		for i, k := range j.Plan.Steps {
+			steps[i] = strconv.Itoa(int(k))
+		}
+		return fmt.Sprintf("step %d of %d (%s)", j.Step, n, strings.Join(steps, ","))
+	}
+	if j.Step == 0 && j.Phase != PhaseCompleted {
+		return "before the first step"
+	}
+	return "the final range " + j.Plan.FinalRange().String()
 }

@@ -176,8 +176,8 @@ type ActiveError struct {
 
 func (e *ActiveError) Error() string {
 	j := e.Journal
-	return fmt.Sprintf("HPA %s/%s has an unfinished rollout (%s at step %d of %d, started %s by %s): osctl rollout resume continues it, osctl rollout undo restores the original range %s",
-		e.Namespace, e.HPA, j.Phase, j.Step, len(j.Plan.Steps), j.StartedAt.UTC().Format(time.RFC3339), j.Holder, j.Original.Range)
+	return fmt.Sprintf("HPA %s/%s has an unfinished rollout (%s at %s, started %s by %s): osctl rollout resume continues it, osctl rollout undo restores the original range %s",
+		e.Namespace, e.HPA, j.Phase, j.Position(), j.StartedAt.UTC().Format(time.RFC3339), j.Holder, j.Original.Range)
 }
 
 // Run starts a new rollout of the target along plan p with the given gates. It returns an error,

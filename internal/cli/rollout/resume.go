@@ -75,7 +75,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at step %d of %d (%s), started by %s\n", j.ID, r.Namespace, r.HPA, j.Phase, j.Step, len(j.Plan.Steps), joinSteps(j.Plan.Steps), j.Holder)
+	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s, started by %s\n", j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), j.Holder)
 	if o.Lease.Force && t.Lease != nil && t.Lease.Live {
 		fmt.Fprintf(f.IO.ErrOut, "WARNING: --force: taking the rollout over from %s, whose Lease is valid until %s\n", t.Lease.Holder, t.Lease.Expires.UTC().Format(time.RFC3339))
 	}

@@ -73,10 +73,7 @@ func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
 		fmt.Fprintln(w, "no rollout recorded on this HPA")
 		return nil
 	}
-	step := fmt.Sprintf("step %d of %d (%s)", j.Step, len(j.Plan.Steps), joinSteps(j.Plan.Steps))
-	if j.Step > len(j.Plan.Steps) {
-		step = "final range " + j.Plan.FinalRange().String()
-	}
+	step := j.Position()
 	fmt.Fprintf(w, "rollout %s: %s, %s; expected range %s; original %s; started %s ago by %s\n", j.ID, strings.ToUpper(string(j.Phase)), step,
 		rng(j.Expected), rng(j.Original.Range), now.Sub(j.StartedAt).Round(time.Second), j.Holder)
 	if j.Reason != "" {

@@ -66,8 +66,8 @@ func undoRun(ctx context.Context, o *UndoOptions) error {
 	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
 		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
 	}
-	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at step %d of %d; the HPA range is %s; undo restores %s\n",
-		j.ID, r.Namespace, r.HPA, j.Phase, j.Step, len(j.Plan.Steps), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))
+	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
+		j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))
 	r.Holder = s.holder(ctx)
 	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
 	r.RollbackTimeout = o.RollbackTimeout
