@@ -24,7 +24,7 @@ type Sandbox struct {
 	Redis []string `json:"redis"`
 	// Locking is none, local or redlock.
 	Locking string `json:"locking"`
-	// Queue is local or shared.
+	// Queue is local, split or shared.
 	Queue string `json:"queue"`
 	// Pid is the process id of `osctl sandbox up`.
 	Pid int `json:"pid"`

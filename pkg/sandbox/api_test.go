@@ -44,12 +44,13 @@ func newLoopbackServer(tb testing.TB, h http.Handler) string {
 }
 
 func TestStatusSaysSandbox(t *testing.T) {
-	ts, _ := serve(t, sandbox.Config{Replica: 4, MaxActive: 3})
+	ts, _ := serve(t, sandbox.Config{Replica: 4, Replicas: 5, MaxActive: 3})
 	st, m, err := getJSON(context.Background(), ts.URL+"/status")
 	if err != nil || st != 200 {
 		t.Fatalf("GET /status: %d %v", st, err)
 	}
-	want := map[string]any{"status": "ok", "sandbox": true, "replica": 4.0, "locking": "none", "queue": "local", "max_active": 3.0}
+	want := map[string]any{"status": "ok", "sandbox": true, "replica": 4.0, "replicas": 5.0, "locking": "none", "queue": "local",
+		"max_active": 3.0, "replica_max_active": 3.0, "job_duration": "1s"}
 	for k, v := range want {
 		if m[k] != v {
 			t.Errorf("/status %s = %v, want %v (all: %v)", k, m[k], v, m)
@@ -227,7 +228,7 @@ func TestRedlockInProcess(t *testing.T) {
 	dir := t.TempDir()
 	var replicas []string
 	for i := range 2 {
-		ts, _ := serve(t, sandbox.Config{StateDir: dir, Replica: i, Locking: sandbox.LockingRedlock, Masters: masters, WriteDelay: 100 * time.Microsecond})
+		ts, _ := serve(t, sandbox.Config{StateDir: dir, Replica: i, Replicas: 2, Locking: sandbox.LockingRedlock, Masters: masters, WriteDelay: 100 * time.Microsecond})
 		replicas = append(replicas, ts.URL)
 	}
 	ids := mustCreate(t, replicas[0], 2)

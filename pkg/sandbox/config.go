@@ -3,7 +3,7 @@
 // out like /mnt/openstudio. Several replicas (separate processes) can share the directory; how they
 // write it is chosen by a locking mode (none and local keep the real app's races, redlock is the
 // fixed app built on pkg/lock), and where the job queue lives by a queue mode (local per replica,
-// or shared in Redis). It prints nothing and knows nothing of the command line.
+// split per replica with the ceiling divided between replicas, or shared in Redis). It prints nothing and knows nothing of the command line.
 package sandbox
 
 import (
@@ -37,6 +37,11 @@ const (
 	QueueLocal QueueMode = "local"
 	// QueueShared keeps jobs in Redis and admits them through a Redis semaphore.
 	QueueShared QueueMode = "shared"
+	// QueueSplit is the naive fix of the local queue: each replica keeps its own dict but admits
+	// only max(1, MaxActive/Replicas) jobs at once. The ceiling holds (unless there are more
+	// replicas than MaxActive: each still admits one), but a job queued on a busy replica waits
+	// while another replica idles below the ceiling (stranded).
+	QueueSplit QueueMode = "split"
 )
 
 // Defaults of Config, as in the seeds and chosen so that races show on two cores.
@@ -50,6 +55,12 @@ const (
 	DefaultWriteDelay = time.Millisecond
 	DefaultMaxBody    = 64 << 20
 	DefaultLockTTL    = 10 * time.Second
+	// DefaultSplitJobDurationSkew is the CLI's --job-duration-skew with --queue split (0 with the
+	// other queue modes): replica i's jobs run (1+i) times --job-duration, so that with
+	// round-robin routing one replica drains its queue while another still has jobs queued.
+	DefaultSplitJobDurationSkew = 1.0
+	// MaxJobDurationSkew bounds JobDurationSkew.
+	MaxJobDurationSkew = 100.0
 )
 
 // Config configures one replica.
@@ -57,8 +68,11 @@ type Config struct {
 	// StateDir is the shared directory; server/ under it is laid out like /mnt/openstudio and db/
 	// holds the records.
 	StateDir string
-	// Replica is this replica's index, shown by GET /status.
+	// Replica is this replica's index (0 to Replicas-1), shown by GET /status.
 	Replica int
+	// Replicas is how many replicas serve the state directory; the split queue divides MaxActive
+	// by it. The default is 1.
+	Replicas int
 	// Locking is the storage mode. The default is none.
 	Locking Locking
 	// Queue is the job queue mode. The default is local.
@@ -79,10 +93,16 @@ type Config struct {
 	// past it the answer is 503 "Request queue full". 0 means no limit (osctl sandbox
 	// up passes 13125, the seed's value).
 	MaxRequests int
-	// MaxActive is the job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS). The default is 2.
+	// MaxActive is the job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS) of the whole service. The
+	// local queue enforces it per replica, the split queue enforces max(1, MaxActive/Replicas) per
+	// replica, the shared queue enforces it across replicas. The default is 2.
 	MaxActive int
-	// JobDuration is how long a job runs. The default is 1s.
+	// JobDuration is how long a job runs (on replica 0, see JobDurationSkew). The default is 1s.
 	JobDuration time.Duration
+	// JobDurationSkew makes replica i's jobs run JobDuration*(1+JobDurationSkew*i), as on nodes
+	// of unequal speed: deterministic imbalance between replicas, which is what strands jobs on a
+	// split queue. 0 (the default) gives every replica the same duration.
+	JobDurationSkew float64
 	// Hold is how long to stay inside each critical section (after taking its lock, if any).
 	Hold time.Duration
 	// UploadChunk is the size of each piece of a non-atomic write. The default is 4096.
@@ -104,6 +124,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Queue == "" {
 		c.Queue = QueueLocal
+	}
+	if c.Replicas == 0 {
+		c.Replicas = 1
 	}
 	if c.LockTTL == 0 {
 		c.LockTTL = DefaultLockTTL
@@ -141,9 +164,15 @@ func (c Config) Validate() error {
 		return fmt.Errorf("locking mode %q is not none, local or redlock", c.Locking)
 	}
 	switch c.Queue {
-	case QueueLocal, QueueShared:
+	case QueueLocal, QueueShared, QueueSplit:
 	default:
-		return fmt.Errorf("queue mode %q is not local or shared", c.Queue)
+		return fmt.Errorf("queue mode %q is not local, split or shared", c.Queue)
+	}
+	if c.Replicas < 1 || c.Replica < 0 || c.Replica >= c.Replicas {
+		return fmt.Errorf("replica index %d must be at least 0 and below the replica count %d", c.Replica, c.Replicas)
+	}
+	if c.JobDurationSkew < 0 || c.JobDurationSkew > MaxJobDurationSkew {
+		return fmt.Errorf("job duration skew %v must be 0 to %v", c.JobDurationSkew, MaxJobDurationSkew)
 	}
 	if c.StateDir == "" {
 		return fmt.Errorf("no state directory given")
@@ -158,4 +187,22 @@ func (c Config) Validate() error {
 		return fmt.Errorf("upload chunk, write delay, hold, job duration and max body must not be negative")
 	}
 	return nil
+}
+
+// replicaJobDuration is how long a job runs on this replica: JobDuration stretched by the skew.
+func (c Config) replicaJobDuration() time.Duration {
+	return time.Duration(float64(c.JobDuration) * (1 + c.JobDurationSkew*float64(c.Replica)))
+}
+
+// replicaMaxActive is how many jobs this replica admits by itself: the whole ceiling with the
+// local queue, its share max(1, MaxActive/Replicas) with the split queue, and 0 with the shared
+// queue (admission is global there).
+func (c Config) replicaMaxActive() int {
+	switch c.Queue {
+	case QueueLocal:
+		return c.MaxActive
+	case QueueSplit:
+		return max(1, c.MaxActive/c.Replicas)
+	}
+	return 0
 }

@@ -39,7 +39,8 @@ type Job struct {
 	FinishedAt    string `json:"finished_at,omitempty"`
 	StatusURL     string `json:"status_url"`
 	Program       string `json:"program,omitempty"`
-	// Replica is the replica that accepted the job (local queue) or ran it (shared queue).
+	// Replica is the replica that accepted the job (local and split queues) or ran it (shared
+	// queue).
 	Replica *int   `json:"replica,omitempty"`
 	Error   string `json:"error,omitempty"`
 }
@@ -49,7 +50,7 @@ var (
 	errJobDone = errors.New("job already finished")
 )
 
-// jobQueue is where a replica keeps its jobs: its own dict (local) or Redis (shared).
+// jobQueue is where a replica keeps its jobs: its own dict (local, split) or Redis (shared).
 type jobQueue interface {
 	submit(ctx context.Context, program string) (Job, error)
 	get(ctx context.Context, id string) (Job, error)

@@ -8,10 +8,13 @@ import (
 )
 
 // localQueue is elb-openapi's process-local dict: the ceiling is enforced against this replica's
-// own jobs only, and no other replica can see them.
+// own jobs only, and no other replica can see them. It serves both per-replica queue modes: local
+// (limit is the whole ceiling) and split (limit is this replica's share of it).
 type localQueue struct {
-	cfg Config
-	now func() time.Time
+	cfg   Config
+	now   func() time.Time
+	limit int           // jobs this replica runs at once
+	dur   time.Duration // how long each job runs on this replica
 
 	mu      sync.Mutex
 	jobs    map[string]*Job
@@ -23,7 +26,7 @@ type localQueue struct {
 }
 
 func newLocalQueue(cfg Config, now func() time.Time) *localQueue {
-	return &localQueue{cfg: cfg, now: now, jobs: map[string]*Job{}, stopped: map[string]chan struct{}{}, wake: make(chan struct{}, 1)}
+	return &localQueue{cfg: cfg, now: now, limit: cfg.replicaMaxActive(), dur: cfg.replicaJobDuration(), jobs: map[string]*Job{}, stopped: map[string]chan struct{}{}, wake: make(chan struct{}, 1)}
 }
 
 func (q *localQueue) stamp() string { return q.now().UTC().Format(time.RFC3339Nano) }
@@ -105,7 +108,7 @@ func (q *localQueue) run(ctx context.Context) {
 	defer tick.Stop()
 	for {
 		q.mu.Lock()
-		for q.active < q.cfg.MaxActive && len(q.queued) > 0 {
+		for q.active < q.limit && len(q.queued) > 0 {
 			id := q.queued[0]
 			q.queued = q.queued[1:]
 			j := q.jobs[id]
@@ -134,7 +137,7 @@ func (q *localQueue) execute(ctx context.Context, j *Job, stop chan struct{}) {
 		q.mu.Unlock()
 		q.notify()
 	}()
-	for _, ph := range jobPhases(q.cfg.JobDuration) {
+	for _, ph := range jobPhases(q.dur) {
 		q.mu.Lock()
 		if j.Status == JobCancelled {
 			q.mu.Unlock()

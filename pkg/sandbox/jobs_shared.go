@@ -218,7 +218,7 @@ func (q *sharedQueue) claimOne(ctx context.Context) bool {
 // job fails rather than run past the ceiling.
 func (q *sharedQueue) execute(ctx context.Context, permit *lock.Permit, id string) {
 	pctx := permit.Context()
-	for _, ph := range jobPhases(q.cfg.JobDuration) {
+	for _, ph := range jobPhases(q.cfg.replicaJobDuration()) {
 		ok, err := q.transition(pctx, id, ph.state)
 		if err != nil || !ok {
 			break

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 type jobView struct {
@@ -143,4 +144,81 @@ func TestQueueSharedHoldsCeilingAndEveryReplicaAnswers(t *testing.T) {
 		break
 	}
 	t.Logf("most active at once: %d (ceiling 2)", most)
+}
+
+// TestQueueSplitHoldsCeilingButStrandsJobs runs two split-queue replicas (in process, over real
+// HTTP) with a ceiling of 2: each admits 1, so the ceiling holds, but replica 1's jobs run 4x
+// longer (--job-duration-skew 3), so replica 0 drains its queue and idles while replica 1 still
+// has jobs queued: the stranded state, seen in the replicas' own job lists.
+func TestQueueSplitHoldsCeilingButStrandsJobs(t *testing.T) {
+	dir := t.TempDir()
+	var urls []string
+	for i := range 2 {
+		ts, _ := serve(t, sandbox.Config{StateDir: dir, Queue: sandbox.QueueSplit, Replica: i, Replicas: 2, MaxActive: 2,
+			JobDuration: 200 * time.Millisecond, JobDurationSkew: 3})
+		urls = append(urls, ts.URL)
+	}
+	for i, u := range urls {
+		st, m, err := getJSON(context.Background(), u+"/status")
+		wantDur := []string{"200ms", "800ms"}[i]
+		if err != nil || st != 200 || m["queue"] != "split" || m["max_active"] != 2.0 || m["replica_max_active"] != 1.0 || m["job_duration"] != wantDur {
+			t.Fatalf("replica %d GET /status: %d %v %v, want queue split, max_active 2 (global), replica_max_active 1, job_duration %s", i, st, m, err, wantDur)
+		}
+	}
+	owner := submitJobs(t, urls, 6) // 3 on each
+	for id, r := range owner {
+		if st, _, _ := getJSON(context.Background(), urls[1-r]+"/v1/jobs/"+id+"/status"); st != http.StatusNotFound {
+			t.Fatalf("replica %d answered %d for a job of replica %d, want 404 (split queues are per replica)", 1-r, st, r)
+		}
+		break
+	}
+	mostTotal, mostPerReplica, strandedPolls := 0, 0, 0
+	final := map[string]string{}
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		total, done := 0, true
+		var idle, queued [2]bool
+		for r, u := range urls {
+			n, q := 0, 0
+			for _, j := range listJobs(t, u) {
+				final[j.JobID] = j.Status
+				switch {
+				case active(j.Status):
+					n++
+				case j.Status == "queued":
+					q++
+				}
+			}
+			total += n
+			mostPerReplica = max(mostPerReplica, n)
+			idle[r], queued[r] = n == 0 && q == 0, q > 0
+			done = done && n == 0 && q == 0
+		}
+		mostTotal = max(mostTotal, total)
+		if (idle[0] && queued[1]) || (idle[1] && queued[0]) {
+			strandedPolls++
+		}
+		if done {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jobs did not finish within 20s: %v", final)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if mostPerReplica > 1 || mostTotal > 2 {
+		t.Fatalf("%d jobs active on one replica, %d in total: the split queue admits 1 per replica, 2 in all", mostPerReplica, mostTotal)
+	}
+	if strandedPolls == 0 {
+		t.Fatal("never saw one replica idle while the other had jobs queued")
+	}
+	if len(final) != len(owner) {
+		t.Fatalf("the replicas list %d jobs, %d were submitted", len(final), len(owner))
+	}
+	for id, s := range final {
+		if s != "completed" {
+			t.Errorf("job %s ended %s", id, s)
+		}
+	}
+	t.Logf("most active: %d in total, %d per replica; %d polls saw a replica idle while the other had jobs queued", mostTotal, mostPerReplica, strandedPolls)
 }

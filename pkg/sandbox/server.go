@@ -14,12 +14,19 @@ import (
 // Status is the answer of GET /status: it says this is the sandbox (so a stress run may send
 // start to it) and how it is configured.
 type Status struct {
-	Status    string    `json:"status"`
-	Sandbox   bool      `json:"sandbox"`
-	Replica   int       `json:"replica"`
-	Locking   Locking   `json:"locking"`
-	Queue     QueueMode `json:"queue"`
-	MaxActive int       `json:"max_active"`
+	Status   string    `json:"status"`
+	Sandbox  bool      `json:"sandbox"`
+	Replica  int       `json:"replica"`
+	Replicas int       `json:"replicas"`
+	Locking  Locking   `json:"locking"`
+	Queue    QueueMode `json:"queue"`
+	// MaxActive is the ceiling of the whole service, whatever the queue mode enforces.
+	MaxActive int `json:"max_active"`
+	// ReplicaMaxActive is how many jobs this replica admits by itself (local: the ceiling; split:
+	// its share); absent with the shared queue, which admits across replicas.
+	ReplicaMaxActive int `json:"replica_max_active,omitempty"`
+	// JobDuration is how long a job runs on this replica (JobDuration stretched by the skew).
+	JobDuration string `json:"job_duration"`
 }
 
 // Server is one sandbox replica: an http.Handler over the shared state directory, and the job
@@ -67,7 +74,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.st = &redlockStorage{l: l, p: p, hold: cfg.Hold, locks: lk, keyFn: lockKey, logf: cfg.Logf}
 	}
 	switch cfg.Queue {
-	case QueueLocal:
+	case QueueLocal, QueueSplit:
 		s.jobs = newLocalQueue(cfg, s.now)
 	case QueueShared:
 		q, err := newSharedQueue(cfg, s.now)
@@ -86,7 +93,8 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 // Status returns what GET /status answers.
 func (s *Server) Status() Status {
-	return Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Locking: s.cfg.Locking, Queue: s.cfg.Queue, MaxActive: s.cfg.MaxActive}
+	return Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
+		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String()}
 }
 
 // route dispatches a request by its path; the last segment may end in .json.

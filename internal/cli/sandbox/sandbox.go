@@ -4,9 +4,11 @@ package sandbox
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/sandbox"
@@ -21,7 +23,10 @@ func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 ports) share one state directory laid out like /mnt/openstudio, and one or more Redis masters.
 It serves the OpenStudio routes a stress run uses and the elb-openapi job API, and can write the
 shared files the way the real app does (--locking none or local: races appear with two or more
-replicas) or the way the fixed app does (--locking redlock: none appear).`,
+replicas) or the way the fixed app does (--locking redlock: none appear). Its job queue is
+elb-openapi's per-replica dict (--queue local: the ceiling is multiplied by the replicas), the
+naive fix that divides the ceiling between replicas (--queue split: jobs are stranded on a busy
+replica while another idles), or the real fix in Redis (--queue shared).`,
 	}
 	cmd.AddCommand(NewCmdUp(f, nil), NewCmdServe(f, nil))
 	return cmd
@@ -35,6 +40,8 @@ type modeFlags struct {
 	MaxRequests int
 	MaxActive   int
 	JobDuration time.Duration
+	// JobSkew is --job-duration-skew; resolve fills its queue-dependent default.
+	JobSkew     float64
 	Hold        time.Duration
 	UploadChunk int
 	WriteDelay  time.Duration
@@ -45,11 +52,12 @@ type modeFlags struct {
 func (m *modeFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&m.Locking, "locking", string(sandbox.LockingNone), "how replicas write shared files: none (the real app), local (a per-process mutex), redlock (pkg/lock, atomic writes, fencing)")
-	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi) or shared (Redis, semaphore admission)")
+	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (Redis, semaphore admission)")
 	fl.IntVar(&m.MaxPool, "max-pool", sandbox.DefaultMaxPool, "requests processed at once per replica (passenger_max_pool_size)")
 	fl.IntVar(&m.MaxRequests, "max-requests", sandbox.DefaultMaxRequests, "requests that may wait per replica before 503 \"Request queue full\" (passenger_max_request_queue_size; 0 = no limit)")
-	fl.IntVar(&m.MaxActive, "max-active", sandbox.DefaultMaxActive, "job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS): per replica with --queue local, in total with --queue shared")
-	fl.DurationVar(&m.JobDuration, "job-duration", sandbox.DefaultJobDuration, "how long each job runs")
+	fl.IntVar(&m.MaxActive, "max-active", sandbox.DefaultMaxActive, "job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS): enforced per replica with --queue local, divided between replicas with --queue split, in total with --queue shared")
+	fl.DurationVar(&m.JobDuration, "job-duration", sandbox.DefaultJobDuration, "how long each job runs (on replica 0, see --job-duration-skew)")
+	fl.Float64Var(&m.JobSkew, "job-duration-skew", 0, fmt.Sprintf("replica i's jobs run --job-duration x (1 + skew x i), as on nodes of unequal speed: with round-robin routing one replica drains its queue while another still has jobs queued, which is what strands jobs with --queue split (default %g with --queue split, else 0; at most %g)", sandbox.DefaultSplitJobDurationSkew, sandbox.MaxJobDurationSkew))
 	fl.DurationVar(&m.Hold, "hold", 0, "stay this long inside each critical section (to watch locks with 'osctl locks inspect' and provoke races)")
 	fl.IntVar(&m.UploadChunk, "upload-chunk", sandbox.DefaultUploadChunk, "bytes per piece of a file write")
 	fl.DurationVar(&m.WriteDelay, "write-delay", sandbox.DefaultWriteDelay, "pause after each piece of a file write (non-atomic writes interleave during it)")
@@ -63,6 +71,7 @@ func (m *modeFlags) args() []string {
 		"--locking", m.Locking, "--queue", m.Queue,
 		"--max-pool", fmt.Sprint(m.MaxPool), "--max-requests", fmt.Sprint(m.MaxRequests),
 		"--max-active", fmt.Sprint(m.MaxActive), "--job-duration", m.JobDuration.String(),
+		"--job-duration-skew", strconv.FormatFloat(m.JobSkew, 'g', -1, 64),
 		"--hold", m.Hold.String(), "--upload-chunk", fmt.Sprint(m.UploadChunk),
 		"--write-delay", m.WriteDelay.String(), "--max-body", fmt.Sprint(m.MaxBody),
 		"--lock-ttl", m.LockTTL.String(),
@@ -74,7 +83,7 @@ func (m *modeFlags) config() sandbox.Config {
 	return sandbox.Config{
 		Locking: sandbox.Locking(m.Locking), Queue: sandbox.QueueMode(m.Queue),
 		MaxPool: m.MaxPool, MaxRequests: m.MaxRequests, MaxActive: m.MaxActive, JobDuration: m.JobDuration,
-		Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
+		JobDurationSkew: m.JobSkew, Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
 	}
 }
 
@@ -86,9 +95,9 @@ func (m *modeFlags) validate() error {
 		return cmdutil.Usage("--locking %q: use none, local or redlock", m.Locking)
 	}
 	switch sandbox.QueueMode(m.Queue) {
-	case sandbox.QueueLocal, sandbox.QueueShared:
+	case sandbox.QueueLocal, sandbox.QueueSplit, sandbox.QueueShared:
 	default:
-		return cmdutil.Usage("--queue %q: use local or shared", m.Queue)
+		return cmdutil.Usage("--queue %q: use local, split or shared", m.Queue)
 	}
 	switch {
 	case m.MaxPool < 1:
@@ -99,6 +108,8 @@ func (m *modeFlags) validate() error {
 		return cmdutil.Usage("--max-active %d: must be at least 1", m.MaxActive)
 	case m.JobDuration < 0:
 		return cmdutil.Usage("--job-duration %v: must not be negative", m.JobDuration)
+	case !(m.JobSkew >= 0 && m.JobSkew <= sandbox.MaxJobDurationSkew): // also refuses NaN
+		return cmdutil.Usage("--job-duration-skew %v: use 0 to %g", m.JobSkew, sandbox.MaxJobDurationSkew)
 	case m.Hold < 0:
 		return cmdutil.Usage("--hold %v: must not be negative", m.Hold)
 	case m.UploadChunk < 1:
@@ -111,6 +122,31 @@ func (m *modeFlags) validate() error {
 		return cmdutil.Usage("--lock-ttl %v: use 1s to 1m", m.LockTTL)
 	}
 	return nil
+}
+
+// resolve fills the defaults that depend on other flags: --job-duration-skew is
+// sandbox.DefaultSplitJobDurationSkew with --queue split unless given.
+func (m *modeFlags) resolve(fl *pflag.FlagSet) {
+	if !fl.Changed("job-duration-skew") && m.Queue == string(sandbox.QueueSplit) {
+		m.JobSkew = sandbox.DefaultSplitJobDurationSkew
+	}
+}
+
+// ceilingNote says, for up's summary line, what each replica enforces of --max-active and how
+// long its jobs run when the skew makes that differ between replicas.
+func (m *modeFlags) ceilingNote(replicas int) string {
+	note := ""
+	switch sandbox.QueueMode(m.Queue) {
+	case sandbox.QueueLocal:
+		note = " per replica"
+	case sandbox.QueueSplit:
+		note = fmt.Sprintf(" split as %d per replica", max(1, m.MaxActive/replicas))
+	}
+	if m.JobSkew > 0 && replicas > 1 {
+		last := time.Duration(float64(m.JobDuration) * (1 + m.JobSkew*float64(replicas-1)))
+		note += fmt.Sprintf(", jobs run %v on replica 0 to %v on replica %d", m.JobDuration, last, replicas-1)
+	}
+	return note
 }
 
 // needsRedis reports whether the modes need Redis masters.

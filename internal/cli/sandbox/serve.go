@@ -26,6 +26,7 @@ type ServeOptions struct {
 
 	Mode      modeFlags
 	Replica   int
+	Replicas  int
 	Dir       string
 	Namespace string
 	Listen    string
@@ -41,8 +42,12 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.Mode.resolve(cmd.Flags())
 			if err := opts.Mode.validate(); err != nil {
 				return err
+			}
+			if opts.Replicas < 1 || opts.Replicas > maxReplicas || opts.Replica < 0 || opts.Replica >= opts.Replicas {
+				return cmdutil.Usage("--replica %d of --replicas %d: use a count of 1 to %d and an index below it", opts.Replica, opts.Replicas, maxReplicas)
 			}
 			if opts.Dir == "" {
 				return cmdutil.Usage("--dir is required: the shared state directory")
@@ -60,6 +65,7 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 	}
 	opts.Mode.add(cmd)
 	cmd.Flags().IntVar(&opts.Replica, "replica", 0, "this replica's index (shown by GET /status)")
+	cmd.Flags().IntVar(&opts.Replicas, "replicas", 1, "how many replicas the sandbox runs (--queue split divides --max-active by it)")
 	cmd.Flags().StringVar(&opts.Dir, "dir", "", "shared state directory")
 	cmd.Flags().StringVar(&opts.Namespace, "namespace", "default", "Redis key namespace of this sandbox run")
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:0", "loopback address to listen on")
@@ -85,7 +91,7 @@ func loopbackAddr(addr string) error {
 func serveRun(ctx context.Context, o *ServeOptions) error {
 	logger := &lineLogger{w: o.IO.ErrOut, prefix: fmt.Sprintf("replica %d: ", o.Replica)}
 	cfg := o.Mode.config()
-	cfg.StateDir, cfg.Replica, cfg.Namespace, cfg.Logf = o.Dir, o.Replica, o.Namespace, logger.printf
+	cfg.StateDir, cfg.Replica, cfg.Replicas, cfg.Namespace, cfg.Logf = o.Dir, o.Replica, o.Replicas, o.Namespace, logger.printf
 	cfg.Host = fmt.Sprintf("%s-sandbox-%d", hostName(), o.Replica)
 	if o.Mode.needsRedis() {
 		ms, closeMasters, err := o.Masters(ctx)

@@ -80,12 +80,17 @@ rest and exits 2.`,
   # the fixed app: Redlock around each critical section, jobs admitted through Redis
   osctl sandbox up --replicas 3 --locking redlock --queue shared --dir /tmp/os-state
 
+  # the naive fix of the per-replica job queue: the ceiling divided between replicas; a job
+  # queued on a busy replica waits while another idles (osctl stress --profile jobs: stranded)
+  osctl sandbox up --replicas 2 --queue split
+
   # watch the locks while they are held
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.RedisFlags = f.Redis
+			opts.Mode.resolve(cmd.Flags())
 			if err := opts.validate(); err != nil {
 				return err
 			}
@@ -208,8 +213,8 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 	for _, u := range urls {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, dir)
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, state dir %s\n",
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), dir)
 	for _, r := range replicas {
 		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
 	}
@@ -313,7 +318,7 @@ func startReplica(o *UpOptions, exe, dir, ns string, urls []string, i int) (*rep
 		return nil, err
 	}
 	defer lf.Close()
-	args := []string{"sandbox", "serve", "--replica", strconv.Itoa(i), "--dir", dir, "--namespace", ns, "--listen-fd", "3"}
+	args := []string{"sandbox", "serve", "--replica", strconv.Itoa(i), "--replicas", strconv.Itoa(o.Replicas), "--dir", dir, "--namespace", ns, "--listen-fd", "3"}
 	args = append(args, o.Mode.args()...)
 	if o.RedisFlags.CAFile != "" {
 		args = append(args, "--redis-ca", o.RedisFlags.CAFile)

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 func newRoot(f *cmdutil.Factory, sub *cobra.Command) *cobra.Command {
@@ -33,14 +34,38 @@ func TestUpFlags(t *testing.T) {
 			if o.Mode.needsRedis() {
 				t.Errorf("none/local needs no Redis")
 			}
+			if o.Mode.JobSkew != 0 {
+				t.Errorf("--queue local: job duration skew %v, want 0", o.Mode.JobSkew)
+			}
 		}},
+		{args: []string{"--replicas", "2", "--queue", "split"}, check: func(t *testing.T, o *UpOptions) {
+			if o.Mode.Queue != "split" || o.Mode.needsRedis() || o.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
+				t.Errorf("--queue split: %+v, want no Redis and skew %v", o.Mode, sandbox.DefaultSplitJobDurationSkew)
+			}
+			if got := o.Mode.ceilingNote(2); !strings.Contains(got, "1 per replica") || !strings.Contains(got, "2s on replica 1") {
+				t.Errorf("summary note %q", got)
+			}
+		}},
+		{args: []string{"--queue", "split", "--job-duration-skew", "0"}, check: func(t *testing.T, o *UpOptions) {
+			if o.Mode.JobSkew != 0 {
+				t.Errorf("an explicit --job-duration-skew 0 became %v", o.Mode.JobSkew)
+			}
+		}},
+		{args: []string{"--queue", "shared", "--job-duration-skew", "0.5", "--redis", "redis://127.0.0.1:1"}, check: func(t *testing.T, o *UpOptions) {
+			if o.Mode.JobSkew != 0.5 {
+				t.Errorf("skew %v, want 0.5", o.Mode.JobSkew)
+			}
+		}},
+		{args: []string{"--job-duration-skew", "-1"}, wantErr: "--job-duration-skew -1"},
+		{args: []string{"--job-duration-skew", "NaN"}, wantErr: "--job-duration-skew NaN"},
+		{args: []string{"--job-duration-skew", "1000"}, wantErr: "--job-duration-skew 1000"},
 		{args: []string{"--replicas", "3", "--locking", "redlock", "--queue", "shared", "--redis", "redis://127.0.0.1:1", "--redis", "redis://127.0.0.1:2"}, check: func(t *testing.T, o *UpOptions) {
 			if o.Replicas != 3 || !o.Mode.needsRedis() || len(o.RedisURLs()) != 2 {
 				t.Errorf("parsed %+v urls %v", o, o.RedisURLs())
 			}
 		}},
 		{args: []string{"--locking", "mutex"}, wantErr: `--locking "mutex"`},
-		{args: []string{"--queue", "global"}, wantErr: `--queue "global"`},
+		{args: []string{"--queue", "global"}, wantErr: `--queue "global": use local, split or shared`},
 		{args: []string{"--replicas", "0"}, wantErr: "--replicas 0"},
 		{args: []string{"--replicas", "99"}, wantErr: "--replicas 99"},
 		{args: []string{"--redis-masters", "0"}, wantErr: "--redis-masters 0"},
@@ -102,7 +127,7 @@ func TestModeArgsRoundTrip(t *testing.T) {
 	var up *UpOptions
 	root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { up = o; return nil }))
 	root.SetArgs([]string{"sandbox", "up", "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
-		"--max-active", "5", "--job-duration", "2s", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s"})
+		"--max-active", "5", "--job-duration", "2s", "--job-duration-skew", "0.37", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
@@ -116,5 +141,47 @@ func TestModeArgsRoundTrip(t *testing.T) {
 	}
 	if serve.Mode != up.Mode {
 		t.Fatalf("replica got %+v, up had %+v", serve.Mode, up.Mode)
+	}
+}
+
+// TestServeReplicaCount checks that a replica is told how many replicas there are (the split
+// queue divides the ceiling by it) and refuses an index outside that count.
+func TestServeReplicaCount(t *testing.T) {
+	cases := []struct {
+		args    []string
+		want    int
+		wantErr string
+	}{
+		{args: nil, want: 1},
+		{args: []string{"--replica", "2", "--replicas", "3"}, want: 3},
+		{args: []string{"--replica", "1"}, wantErr: "--replica 1 of --replicas 1"},
+		{args: []string{"--replicas", "0"}, wantErr: "--replicas 0"},
+		{args: []string{"--replica", "-1", "--replicas", "2"}, wantErr: "--replica -1"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			f := cmdutil.New("test")
+			io, _, _, _ := cmdutil.Test()
+			f.IO = io
+			var got *ServeOptions
+			root := newRoot(f, NewCmdServe(f, func(_ context.Context, o *ServeOptions) error { got = o; return nil }))
+			root.SetArgs(append([]string{"sandbox", "serve", "--dir", t.TempDir(), "--queue", "split"}, c.args...))
+			err := root.Execute()
+			if c.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), c.wantErr) || cmdutil.ExitCode(err) != cmdutil.ExitError {
+					t.Fatalf("error %v, want one naming %q with exit 2", err, c.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Replicas != c.want {
+				t.Errorf("replicas %d, want %d", got.Replicas, c.want)
+			}
+			if got.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
+				t.Errorf("serve --queue split: skew %v, want the split default", got.Mode.JobSkew)
+			}
+		})
 	}
 }
