@@ -566,3 +566,26 @@ metadata:
   labels: {kubernetes.io/hostname: kwok-node-1, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: zone-b}
 spec: {}
 `
+
+// ReadyPods waits up to a minute until n pods matching selector in ns are Ready and returns
+// their names.
+func (k *Kube) ReadyPods(t testing.TB, ns, selector string, n int) []string {
+	t.Helper()
+	var names []string
+	WaitFor(t, 60*time.Second, fmt.Sprintf("%d ready pods %s in %s", n, selector, ns), func() (bool, error) {
+		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: selector})
+		if err != nil {
+			return false, err
+		}
+		names = names[:0]
+		for _, p := range pods.Items {
+			for _, c := range p.Status.Conditions {
+				if c.Type == "Ready" && c.Status == "True" && p.DeletionTimestamp == nil {
+					names = append(names, p.Name)
+				}
+			}
+		}
+		return len(names) >= n, nil
+	})
+	return names
+}

@@ -9,8 +9,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/osctl/osctl/internal/testenv"
 )
 
@@ -35,15 +33,7 @@ spec:
       containers: [{name: web, image: registry.invalid/web:1}]
 `)
 	ctx := context.Background()
-	var pod string
-	testenv.WaitFor(t, 60*time.Second, "a web pod", func() (bool, error) {
-		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
-		if err != nil || len(pods.Items) == 0 {
-			return false, err
-		}
-		pod = pods.Items[0].Name
-		return true, nil
-	})
+	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	c := r.Client()
 	live, gone := "redlock:a-live:analysis_zip", "redlock:a-gone:analysis_zip"
 	if err := c.Set(ctx, live, "osctl:v1:"+pod+":101:aaaa", 20*time.Second).Err(); err != nil {

@@ -7,8 +7,6 @@ import (
 	"testing"
 	"time"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
@@ -54,22 +52,7 @@ spec:
   ports: [{port: 6379, targetPort: redis}]
 `)
 	ctx := context.Background()
-	var pod string
-	testenv.WaitFor(t, 60*time.Second, "a ready redis pod", func() (bool, error) {
-		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=redis"})
-		if err != nil {
-			return false, err
-		}
-		for _, p := range pods.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == "Ready" && c.Status == "True" {
-					pod = p.Name
-					return true, nil
-				}
-			}
-		}
-		return false, nil
-	})
+	pod := k.ReadyPods(t, ns, "app=redis", 1)[0]
 	k.ForwardPodPort(t, ns, pod, 6379, r.Addr)
 
 	f := newTestFactory()

@@ -8,9 +8,6 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
-
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/stress/report"
@@ -35,22 +32,7 @@ spec:
       containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
 `)
 	ctx := context.Background()
-	var pod string
-	testenv.WaitFor(t, 60*time.Second, "a ready web pod", func() (bool, error) {
-		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: "app=web"})
-		if err != nil {
-			return false, err
-		}
-		for _, p := range pods.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == "Ready" && c.Status == "True" {
-					pod = p.Name
-					return true, nil
-				}
-			}
-		}
-		return false, nil
-	})
+	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
 	bin := testenv.OsctlBinary(t)
 	cmd := exec.CommandContext(ctx, bin, "stress", "--target", strings.Join(sb.Replicas, ","),
