@@ -30,6 +30,8 @@ type NFSOptions struct {
 	Probe         bool
 	ProbeDirs     []string
 	ProbeTimeout  time.Duration
+	ProbePods     []string // --probe-pods POD_A,POD_B: the probe between two pods by exec
+	Container     string   // the container of the probe pods (default: the one mounting --path)
 	AppLocksFiles bool
 }
 
@@ -37,7 +39,7 @@ type NFSOptions struct {
 func NewCmdNFS(f *cmdutil.Factory, common *Common, runF func(context.Context, *NFSOptions) error) *cobra.Command {
 	opts := &NFSOptions{IO: f.IO, Kube: f.Kube, Common: common}
 	cmd := &cobra.Command{
-		Use:   "nfs [--mountinfo FILE | --probe DIR_A DIR_B]",
+		Use:   "nfs [--mountinfo FILE | --probe DIR_A DIR_B | --probe-pods POD_A,POD_B]",
 		Short: "Check that the shared NFS volume is mounted with noac (here, from a file, or in every web pod)",
 		Long: `Grade the NFS mount holding --path (default /mnt/openstudio) for a multi-replica web tier:
 attribute cache off (noac; the kernel's unprinted defaults acregmin=3 acregmax=60 acdirmin=30
@@ -59,17 +61,31 @@ pods on two nodes, or two mounts from different server addresses). Each side wri
 other reads: size after append, a new file after a failed lookup, mtime after touch, flock
 exclusion. A fresh reader PASSes, a stale one FAILs (STALE, with the time to converge).
 
+--probe-pods POD_A,POD_B is the same probe in the cluster (--kubeconfig/-n): by exec, pod A
+writes (sh: printf, touch) and pod B reads (stat -c) in .osctl-probe-<random> under --path,
+then the other way round; the directory is removed at the end. The container is --container,
+else the one mounting the volume holding --path. Two pods on one node share one NFS client
+cache and prove nothing (WARN). flock exclusion is not run across pods (INFO).
+
 Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the file and line).`,
 		Example: `  osctl preflight nfs
   osctl preflight nfs --mountinfo examples/mountinfo/noac.txt
   osctl preflight nfs -n openstudio --workload web -o json
-  osctl preflight nfs --probe /mnt/a /mnt/b --probe-timeout 5s`,
+  osctl preflight nfs --probe /mnt/a /mnt/b --probe-timeout 5s
+  osctl preflight nfs -n openstudio --probe-pods web-7d9f-abcde,web-7d9f-fghij`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if opts.Probe {
 				if len(args) != 2 {
 					return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
 				}
 				opts.ProbeDirs = args
+			} else if len(opts.ProbePods) > 0 {
+				if len(opts.ProbePods) != 2 || opts.ProbePods[0] == "" || opts.ProbePods[1] == "" || opts.ProbePods[0] == opts.ProbePods[1] {
+					return cmdutil.Usage("--probe-pods takes two different pods: --probe-pods POD_A,POD_B")
+				}
+				if len(args) > 0 {
+					return cmdutil.Usage("unexpected argument %q with --probe-pods", args[0])
+				}
 			} else if len(args) > 0 {
 				return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
 			}
@@ -88,6 +104,9 @@ Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the fil
 	}
 	addNFSFlags(cmd, opts)
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "run the empirical probe between two directories: --probe DIR_A DIR_B")
+	cmd.Flags().StringSliceVar(&opts.ProbePods, "probe-pods", nil, "run the empirical probe between two pods (on two nodes) by exec, at --path: --probe-pods POD_A,POD_B")
+	cmd.Flags().StringVar(&opts.Container, "container", "", "the container of the --probe-pods pods (default: the one that mounts the volume holding --path)")
+	cmd.MarkFlagsMutuallyExclusive("probe", "probe-pods")
 	cmd.Flags().DurationVar(&opts.ProbeTimeout, "probe-timeout", 10*time.Second, "how long the probe polls a stale reader for the fresh state")
 	return cmd
 }
@@ -116,6 +135,12 @@ func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, erro
 	switch {
 	case opts.Probe:
 		return nfs.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+	case len(opts.ProbePods) == 2:
+		kc, err := opts.Kube()
+		if err != nil {
+			return nil, err
+		}
+		return nfs.ProbePods(ctx, kc, kc.Namespace, opts.ProbePods[0], opts.ProbePods[1], opts.Container, opts.Path, nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case opts.Mountinfo != "":
 		return gradeMountinfoFile(opts.IO, opts.Mountinfo, opts.Path, g)
 	case opts.Live:

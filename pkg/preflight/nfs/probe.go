@@ -254,24 +254,30 @@ func probeDirection(ctx context.Context, w, r, id string, o ProbeOptions) ([]pre
 	}
 	var rs []preflight.Result
 	for _, ob := range obs {
-		res := preflight.Result{ID: ob.id, Subject: subject}
-		switch {
-		case ob.fresh:
-			res.Status, res.Message = preflight.Pass, "fresh: the reader saw "+ob.what+" at once"
-		case ob.done:
-			res.Status = preflight.Fail
-			res.Message = fmt.Sprintf("STALE: the reader still saw %s instead of %s; it converged after %d ms", ob.first, ob.what, ob.conv.Milliseconds())
-		default:
-			res.Status = preflight.Fail
-			res.Message = fmt.Sprintf("STALE: the reader still saw %s instead of %s and had not converged after %s", ob.first, ob.what, o.Timeout)
-		}
-		if res.Status == preflight.Fail {
-			res.Fix = "mount the reader with noac"
-		}
-		rs = append(rs, res)
+		rs = append(rs, ob.result(subject, o.Timeout))
 	}
 	rs = append(rs, probeFlock(p(w, "lock"), p(r, "lock"), subject))
 	return rs, nil
+}
+
+// result is the verdict of one observation: PASS when fresh at once, else STALE (FAIL) with
+// the time it took to converge or the timeout it did not converge within.
+func (ob *observation) result(subject string, timeout time.Duration) preflight.Result {
+	res := preflight.Result{ID: ob.id, Subject: subject}
+	switch {
+	case ob.fresh:
+		res.Status, res.Message = preflight.Pass, "fresh: the reader saw "+ob.what+" at once"
+	case ob.done:
+		res.Status = preflight.Fail
+		res.Message = fmt.Sprintf("STALE: the reader still saw %s instead of %s; it converged after %d ms", ob.first, ob.what, ob.conv.Milliseconds())
+	default:
+		res.Status = preflight.Fail
+		res.Message = fmt.Sprintf("STALE: the reader still saw %s instead of %s and had not converged after %s", ob.first, ob.what, timeout)
+	}
+	if res.Status == preflight.Fail {
+		res.Fix = "mount the reader with noac"
+	}
+	return res
 }
 
 // probeFlock holds an exclusive flock through the writer's mount and tries a non-blocking one

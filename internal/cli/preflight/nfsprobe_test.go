@@ -1,0 +1,74 @@
+package preflight_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/preflight"
+)
+
+func TestNFSProbePodsThroughFlags(t *testing.T) {
+	k := testenv.SharedKube(t)
+	ns := k.NewNamespace(t)
+	dir := t.TempDir()
+	k.Apply(t, ns, fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      affinity:
+        podAntiAffinity:
+          requiredDuringSchedulingIgnoredDuringExecution:
+          - labelSelector: {matchLabels: {app: web}}
+            topologyKey: kubernetes.io/hostname
+      containers:
+      - name: web
+        image: nrel/openstudio-server:3.7.0
+        volumeMounts: [{name: shared, mountPath: %q}]
+      volumes:
+      - name: shared
+        emptyDir: {}
+`, dir))
+	var pods []string
+	testenv.WaitFor(t, 60*time.Second, "2 ready web pods", func() (bool, error) {
+		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
+		if err != nil {
+			return false, err
+		}
+		pods = pods[:0]
+		for _, p := range l.Items {
+			for _, c := range p.Status.Conditions {
+				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
+					pods = append(pods, p.Name)
+				}
+			}
+		}
+		return len(pods) == 2, nil
+	})
+	out, errOut, code := run(t, "", "nfs", "--kubeconfig", k.Kubeconfig, "-n", ns, "--path", dir,
+		"--probe-pods", pods[0]+","+pods[1], "--probe-timeout", "3s", "-o", "json")
+	r := parse(t, out)
+	if code != 0 || !has(r, "nfs", "nfs.probe.clients", preflight.Pass) || !has(r, "nfs", "nfs.probe.size", preflight.Pass) ||
+		!has(r, "nfs", "nfs.probe.new-file", preflight.Pass) || !has(r, "nfs", "nfs.probe.mtime", preflight.Pass) {
+		t.Fatalf("exit %d %s\n%s", code, errOut, out)
+	}
+	_, errOut, code = run(t, "", "nfs", "--kubeconfig", k.Kubeconfig, "-n", ns, "--path", dir, "--probe-pods", pods[0]+",nope")
+	if code != 2 || !strings.Contains(errOut, "nope") || !strings.Contains(errOut, "not found") || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Fatalf("missing pod: want exit 2 and one line, got %d %q", code, errOut)
+	}
+	_, errOut, code = run(t, "", "nfs", "--probe-pods", pods[0])
+	if code != 2 || !strings.Contains(errOut, "--probe-pods") {
+		t.Fatalf("one pod: want a usage error, got %d %q", code, errOut)
+	}
+}
