@@ -40,12 +40,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/redis/go-redis/v9"
 
@@ -375,7 +371,7 @@ func runBlock(t *testing.T, e *docEnv, b block) bool {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", script)
 	cmd.Dir, cmd.Env = dir, env
-	var out lockedBuffer
+	var out testenv.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Its own process group, so that whatever the block left running is ended with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
@@ -405,23 +401,6 @@ func runBlock(t *testing.T, e *docEnv, b block) bool {
 		return false
 	}
 	return true
-}
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // What an incident leaves behind, planted in the sandbox before a document's blocks run.
@@ -604,8 +583,6 @@ type podMounts struct {
 	seen map[string]bool
 }
 
-var execGVR = schema.GroupVersionResource{Group: "kwok.x-k8s.io", Version: "v1alpha1", Resource: "execs"}
-
 func (w *podMounts) watch(ctx context.Context, t *testing.T, done chan struct{}) {
 	defer close(done)
 	cs := w.k.Clients.Clientset
@@ -647,24 +624,5 @@ func (w *podMounts) mount(ctx context.Context, pod string) error {
 			}
 		}
 	}
-	f := filepath.Join(w.k.Dir, "exec", w.ns+"_"+pod+".mountinfo")
-	if err := os.WriteFile(f, []byte(rootMount+line), 0o644); err != nil {
-		return err
-	}
-	dc, err := dynamic.NewForConfig(w.k.Clients.REST)
-	if err != nil {
-		return err
-	}
-	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Exec",
-		"metadata": map[string]any{"name": pod, "namespace": w.ns},
-		"spec": map[string]any{"execs": []any{map[string]any{"local": map[string]any{"envs": []any{
-			map[string]any{"name": "OSCTL_FAKE_MOUNTINFO", "value": f},
-		}}}}},
-	}}
-	_, err = dc.Resource(execGVR).Namespace(w.ns).Create(ctx, obj, metav1.CreateOptions{})
-	if err != nil && !apierrors.IsAlreadyExists(err) {
-		return err
-	}
-	return nil
+	return w.k.PutPodMountinfo(ctx, w.ns, pod, rootMount+line)
 }

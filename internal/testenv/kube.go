@@ -19,7 +19,11 @@ import (
 	"crypto/x509"
 
 	authv1 "k8s.io/api/authentication/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/redisproc"
@@ -364,6 +368,35 @@ func (k *Kube) SetPodMountinfo(t testing.TB, ns, pod, mountinfo string) {
 	}
 	k.setPodExecEnv(t, ns, pod, map[string]string{"OSCTL_FAKE_MOUNTINFO": f})
 }
+
+// PutPodMountinfo makes exec in pod ns/pod show mountinfo, without waiting for kwok to pick
+// the Exec object up (for pods that are still starting, from a watch). Calling it again for the
+// same pod replaces the text. SetPodMountinfo is the blocking form for tests.
+func (k *Kube) PutPodMountinfo(ctx context.Context, ns, pod, mountinfo string) error {
+	f := filepath.Join(k.Dir, "exec", ns+"_"+pod+".mountinfo")
+	if err := os.WriteFile(f, []byte(mountinfo), 0o644); err != nil {
+		return err
+	}
+	dc, err := dynamic.NewForConfig(k.Clients.REST)
+	if err != nil {
+		return err
+	}
+	obj := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Exec",
+		"metadata": map[string]any{"name": pod, "namespace": ns},
+		"spec": map[string]any{"execs": []any{map[string]any{"local": map[string]any{"envs": []any{
+			map[string]any{"name": "KWOK_FAKE_EXEC", "value": "1"},
+			map[string]any{"name": "OSCTL_FAKE_MOUNTINFO", "value": f},
+		}}}}},
+	}}
+	_, err = dc.Resource(execGVR).Namespace(ns).Create(ctx, obj, metav1.CreateOptions{})
+	if err != nil && !apierrors.IsAlreadyExists(err) {
+		return err
+	}
+	return nil
+}
+
+var execGVR = schema.GroupVersionResource{Group: "kwok.x-k8s.io", Version: "v1alpha1", Resource: "execs"}
 
 // SetPodNoCat makes `cat` missing in the pod (a distroless image), with mountinfo still
 // readable through `sh`.

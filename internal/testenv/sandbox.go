@@ -31,7 +31,7 @@ type Sandbox struct {
 
 	t        testing.TB
 	cmd      *exec.Cmd
-	stderr   *lockedBuffer
+	stderr   *LockedBuffer
 	done     chan struct{}
 	waitErr  error
 	stopOnce sync.Once
@@ -61,7 +61,7 @@ func StartSandbox(t testing.TB, args ...string) *Sandbox {
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}
-	s := &Sandbox{t: t, cmd: cmd, stderr: &lockedBuffer{}, done: make(chan struct{})}
+	s := &Sandbox{t: t, cmd: cmd, stderr: &LockedBuffer{}, done: make(chan struct{})}
 	cmd.Stderr = s.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("starting osctl sandbox up: %v", err)
@@ -149,18 +149,22 @@ func hasFlag(args []string, name string) bool {
 	return false
 }
 
-type lockedBuffer struct {
+// LockedBuffer is an io.Writer that several goroutines (a process's stdout and stderr copiers)
+// may write while a test reads it.
+type LockedBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer
 }
 
-func (l *lockedBuffer) Write(p []byte) (int, error) {
+// Write appends p.
+func (l *LockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *lockedBuffer) String() string {
+// String returns what was written so far.
+func (l *LockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()

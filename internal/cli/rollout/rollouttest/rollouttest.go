@@ -16,10 +16,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/osctl/osctl/internal/testenv"
 )
@@ -170,33 +167,12 @@ func (w *Workload) SetMount(t *testing.T, fn func(pod string) string, existing b
 	}
 }
 
-var execGVR = schema.GroupVersionResource{Group: "kwok.x-k8s.io", Version: "v1alpha1", Resource: "execs"}
-
 func (w *Workload) applyMount(ctx context.Context, pod string) error {
 	w.mu.Lock()
 	fn := w.mount
 	w.applied[pod] = true
 	w.mu.Unlock()
-	f := filepath.Join(w.K.Dir, "exec", w.NS+"_"+pod+".mountinfo")
-	if err := os.WriteFile(f, []byte(rootMount+fn(pod)), 0o644); err != nil {
-		return err
-	}
-	dc, err := dynamic.NewForConfig(w.K.Clients.REST)
-	if err != nil {
-		return err
-	}
-	obj := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": "kwok.x-k8s.io/v1alpha1", "kind": "Exec",
-		"metadata": map[string]any{"name": pod, "namespace": w.NS},
-		"spec": map[string]any{"execs": []any{map[string]any{"local": map[string]any{"envs": []any{
-			map[string]any{"name": "OSCTL_FAKE_MOUNTINFO", "value": f},
-		}}}}},
-	}}
-	_, err = dc.Resource(execGVR).Namespace(w.NS).Create(ctx, obj, metav1.CreateOptions{})
-	if err != nil && !isAlreadyExists(err) {
-		return err
-	}
-	return nil
+	return w.K.PutPodMountinfo(ctx, w.NS, pod, rootMount+fn(pod))
 }
 
 func (w *Workload) watchPods(ctx context.Context, t *testing.T, done chan struct{}) {
