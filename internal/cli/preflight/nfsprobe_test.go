@@ -1,14 +1,9 @@
 package preflight_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
-
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/preflight"
@@ -40,22 +35,7 @@ spec:
       - name: shared
         emptyDir: {}
 `, dir))
-	var pods []string
-	testenv.WaitFor(t, 60*time.Second, "2 ready web pods", func() (bool, error) {
-		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
-		if err != nil {
-			return false, err
-		}
-		pods = pods[:0]
-		for _, p := range l.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-					pods = append(pods, p.Name)
-				}
-			}
-		}
-		return len(pods) == 2, nil
-	})
+	pods := k.ReadyPods(t, ns, "app=web", 2)
 	out, errOut, code := run(t, "", "nfs", "--kubeconfig", k.Kubeconfig, "-n", ns, "--path", dir,
 		"--probe-pods", pods[0]+","+pods[1], "--probe-timeout", "3s", "-o", "json")
 	r := parse(t, out)

@@ -12,8 +12,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	preflightcmd "github.com/osctl/osctl/internal/cli/preflight"
@@ -224,22 +222,7 @@ spec:
       - name: nfs
         nfs: {server: 10.0.12.7, path: /export}
 `)
-	var pod string
-	testenv.WaitFor(t, 60*time.Second, "a ready web pod", func() (bool, error) {
-		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
-		if err != nil {
-			return false, err
-		}
-		for _, p := range l.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-					pod = p.Name
-					return true, nil
-				}
-			}
-		}
-		return false, nil
-	})
+	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	mi, err := os.ReadFile(ex + "mountinfo/noac.txt")
 	if err != nil {
 		t.Fatal(err)
