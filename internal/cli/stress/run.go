@@ -127,10 +127,11 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 
 	var (
-		src      attack.Source
-		osp      *profile.OpenStudio
-		jobs     *profile.Jobs
-		startIdx []int
+		src       attack.Source
+		eventLoop bool
+		osp       *profile.OpenStudio
+		jobs      *profile.Jobs
+		startIdx  []int
 	)
 	for i, t := range targets {
 		rt := report.Target{URL: t.URL.Redacted(), Sandbox: t.Status.Sandbox, Locking: t.Status.Locking, Queue: t.Status.Queue, MaxActive: t.Status.MaxActive}
@@ -176,6 +177,8 @@ func runStress(ctx context.Context, o *Options) error {
 			hp.Record = rec.record
 		}
 		src = hp.Source()
+		// Status-only requests to http:// targets: the event loops, the way wrk sends them.
+		eventLoop = hp.EventLoopOK()
 	}
 	rec.record(&history.Record{Kind: history.KindHeader, Header: &hdr})
 	rep.StartedAt = hdr.Started
@@ -196,7 +199,8 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 
 	bar := newBar(o, errOut)
-	aopts := attack.Options{Concurrency: o.Concurrency, Rate: o.Rate, Duration: o.Duration, MaxErrorRate: o.MaxErrorRate, Now: o.Factory.Now}
+	aopts := attack.Options{Concurrency: o.Concurrency, Rate: o.Rate, Duration: o.Duration, MaxErrorRate: o.MaxErrorRate, Now: o.Factory.Now,
+		EventLoop: eventLoop, Timeout: o.Timeout}
 	if bar != nil {
 		aopts.OnDone = func() { _ = bar.Add(1) }
 	}
@@ -218,6 +222,7 @@ func runStress(ctx context.Context, o *Options) error {
 	rep.Counts = st.Counts()
 	h := st.Histogram()
 	rep.Latency = attack.Summarize(h)
+	rep.Engine = st.Engine
 	rep.Histogram = report.Buckets(h, 8)
 	rep.Timeline = st.Timeline()
 	rep.PeakInFlight = st.PeakInFlight()

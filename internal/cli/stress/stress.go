@@ -79,6 +79,8 @@ Profiles:
               stranded, invisible, lost.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
               {{seq}}); no verdict beyond status codes. Bounded by --requests or --duration.
+              To http:// targets in a closed loop (no --rate) requests go out from one event
+              loop per CPU (epoll, like wrk; the report's "engine" says which was used).
 
 Exit codes: 0 no race and the verdict was earned (enough requests acknowledged, enough
 contention); 1 races found (even in a run cut short); 2 could not run, or inconclusive.`,

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
@@ -76,6 +77,9 @@ func TestHTTPProfileRunAndJudge(t *testing.T) {
 	}
 	if online.Counts.Total != 300 || online.Counts.Status503 != 30 || online.Counts.Rejected != 30 || online.Verdict != "clean" || online.Schema != report.Schema {
 		t.Fatalf("%+v", online)
+	}
+	if attack.EventLoopSupported && online.Engine != attack.EngineEventLoop {
+		t.Fatalf("plain http, closed loop: engine %q, want the event loops", online.Engine)
 	}
 	var fromFile report.Report
 	b, _ := os.ReadFile(rep)

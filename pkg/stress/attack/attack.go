@@ -96,7 +96,17 @@ type Options struct {
 	Now func() time.Time
 	// OnDone, when set, is called after each request (progress bars).
 	OnDone func()
+	// EventLoop runs a closed loop on event loops (Linux, epoll) instead of a goroutine per
+	// request: for plain http:// requests whose answers are judged by status and headers (the
+	// operations get no body), see EventLoopOK. The client is then not used.
+	EventLoop bool
+	// Timeout bounds one request on the event loops (the client has its own). The default is 30s.
+	Timeout time.Duration
 }
+
+// EventLoopOK reports whether req can be sent by the event loops (Options.EventLoop): plain
+// http://, a known body length of at most 1 MiB, and headers the attacker writes itself.
+func EventLoopOK(req *http.Request) bool { return EventLoopSupported && eventLoopOK(req) }
 
 // Run executes operations from src until it is exhausted, the duration passes, the error rate
 // passes its bound, or ctx ends. It always returns the statistics of what it sent.
@@ -127,9 +137,13 @@ func Run(ctx context.Context, client Client, src Source, o Options) *Stats {
 	samplerStop := make(chan struct{})
 	go a.sample(samplerStop, samplerDone)
 
-	if o.Rate > 0 {
+	st.Engine = EngineGoroutines
+	switch {
+	case o.Rate > 0:
 		a.openLoop(sendCtx)
-	} else {
+	case o.EventLoop && EventLoopSupported && a.eventLoops(sendCtx) == nil:
+		st.Engine = EngineEventLoop
+	default:
 		var wg sync.WaitGroup
 		for w := 0; w < o.Concurrency; w++ {
 			wg.Add(1)

@@ -31,6 +31,10 @@ func limited(n int64, url string) Source {
 // TestConcurrencyHeld checks that C requests are really in flight at once: the server holds
 // every request until C of them have arrived.
 func TestConcurrencyHeld(t *testing.T) {
+	forEachEngine(t, testConcurrencyHeld)
+}
+
+func testConcurrencyHeld(t *testing.T, eventLoop bool) {
 	const c = 300
 	var mu sync.Mutex
 	waiting := 0
@@ -57,7 +61,7 @@ func TestConcurrencyHeld(t *testing.T) {
 	}
 	srv.Start()
 	defer srv.Close()
-	st := Run(context.Background(), NewConns(c, 30*time.Second), limited(3*c, srv.URL), Options{Concurrency: c})
+	st := Run(context.Background(), NewConns(c, 30*time.Second), limited(3*c, srv.URL), Options{Concurrency: c, EventLoop: eventLoop})
 	cnt := st.Counts()
 	if cnt.Total != 3*c || cnt.Status2xx != 3*c || cnt.Acknowledged != 3*c {
 		t.Fatalf("counts %+v", cnt)
@@ -74,6 +78,10 @@ func TestConcurrencyHeld(t *testing.T) {
 }
 
 func TestClassesAndErrorRateStop(t *testing.T) {
+	forEachEngine(t, testClassesAndErrorRateStop)
+}
+
+func testClassesAndErrorRateStop(t *testing.T, eventLoop bool) {
 	var n atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch n.Add(1) % 4 {
@@ -88,7 +96,7 @@ func TestClassesAndErrorRateStop(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	st := Run(context.Background(), NewConns(4, 10*time.Second), limited(400, srv.URL), Options{Concurrency: 4})
+	st := Run(context.Background(), NewConns(4, 10*time.Second), limited(400, srv.URL), Options{Concurrency: 4, EventLoop: eventLoop})
 	c := st.Counts()
 	if c.Total != 400 || c.Status503 != 100 || c.Status5xx != 100 || c.Status4xx != 100 || c.Status2xx != 100 {
 		t.Fatalf("counts %+v", c)
@@ -99,7 +107,7 @@ func TestClassesAndErrorRateStop(t *testing.T) {
 	if st.Stopped != "" {
 		t.Fatalf("stopped %q", st.Stopped)
 	}
-	st = Run(context.Background(), NewConns(4, 10*time.Second), limited(100000, srv.URL), Options{Concurrency: 4, MaxErrorRate: 0.3, MinForErrorRate: 50})
+	st = Run(context.Background(), NewConns(4, 10*time.Second), limited(100000, srv.URL), Options{Concurrency: 4, MaxErrorRate: 0.3, MinForErrorRate: 50, EventLoop: eventLoop})
 	if st.Stopped != StopErrorRate || st.Counts().Total >= 100000 {
 		t.Fatalf("not stopped by error rate: %q %+v", st.Stopped, st.Counts())
 	}
@@ -116,22 +124,54 @@ func TestOpenLoopDurationAndInterrupt(t *testing.T) {
 	if c := st.Counts().Total; c < 1 || c > 200 {
 		t.Fatalf("%d requests", c)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(100*time.Millisecond, cancel)
-	st = Run(ctx, NewConns(10, 10*time.Second), limited(1<<40, srv.URL), Options{Concurrency: 10})
-	if st.Stopped != StopInterrupted {
-		t.Fatalf("stopped %q", st.Stopped)
-	}
+}
+
+// TestClosedLoopDurationAndInterrupt: a closed loop stops at its duration, and at Ctrl-C with
+// the requests in flight cut and counted.
+func TestClosedLoopDurationAndInterrupt(t *testing.T) {
+	forEachEngine(t, func(t *testing.T, eventLoop bool) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+		defer srv.Close()
+		st := Run(context.Background(), NewConns(10, 10*time.Second), limited(1<<40, srv.URL), Options{Concurrency: 10, Duration: 200 * time.Millisecond, EventLoop: eventLoop})
+		if c := st.Counts(); st.Stopped != StopDuration || c.Total == 0 || c.Errors != 0 {
+			t.Fatalf("stopped %q, %+v", st.Stopped, c)
+		}
+		// A server that holds every request: Ctrl-C cuts the 10 in flight.
+		var arrived atomic.Int64
+		release := make(chan struct{})
+		defer close(release)
+		hold := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			arrived.Add(1)
+			select {
+			case <-release:
+			case <-r.Context().Done():
+			}
+		}))
+		defer hold.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		go func() {
+			for arrived.Load() < 10 {
+				time.Sleep(5 * time.Millisecond)
+			}
+			cancel()
+		}()
+		st = Run(ctx, NewConns(10, time.Minute), limited(1<<40, hold.URL), Options{Concurrency: 10, EventLoop: eventLoop, Timeout: time.Minute})
+		if c := st.Counts(); st.Stopped != StopInterrupted || c.Total != 10 || c.Errors != 10 || c.Ambiguous != 10 {
+			t.Fatalf("stopped %q, %+v", st.Stopped, c)
+		}
+	})
 }
 
 func TestRefusedIsRejected(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	url := srv.URL
-	srv.Close()
-	st := Run(context.Background(), NewConns(2, 5*time.Second), limited(5, url), Options{Concurrency: 2})
-	if c := st.Counts(); c.Errors != 5 || c.Rejected != 5 {
-		t.Fatalf("counts %+v", c)
-	}
+	forEachEngine(t, func(t *testing.T, eventLoop bool) {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
+		url := srv.URL
+		srv.Close()
+		st := Run(context.Background(), NewConns(2, 5*time.Second), limited(5, url), Options{Concurrency: 2, EventLoop: eventLoop})
+		if c := st.Counts(); c.Errors != 5 || c.Rejected != 5 {
+			t.Fatalf("counts %+v", c)
+		}
+	})
 }
 
 func TestRaiseFileLimit(t *testing.T) {
@@ -154,6 +194,10 @@ func TestStdClientToo(t *testing.T) {
 // TestTimeoutIsAmbiguous: a request the server never answers times out, counts apart, and is
 // ambiguous (it was sent).
 func TestTimeoutIsAmbiguous(t *testing.T) {
+	forEachEngine(t, testTimeoutIsAmbiguous)
+}
+
+func testTimeoutIsAmbiguous(t *testing.T, eventLoop bool) {
 	release := make(chan struct{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		select {
@@ -163,7 +207,7 @@ func TestTimeoutIsAmbiguous(t *testing.T) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	st := Run(context.Background(), NewConns(3, 200*time.Millisecond), limited(3, srv.URL), Options{Concurrency: 3})
+	st := Run(context.Background(), NewConns(3, 200*time.Millisecond), limited(3, srv.URL), Options{Concurrency: 3, EventLoop: eventLoop, Timeout: 200 * time.Millisecond})
 	if c := st.Counts(); c.Timeouts != 3 || c.Ambiguous != 3 {
 		t.Fatalf("%+v", c)
 	}
@@ -172,11 +216,15 @@ func TestTimeoutIsAmbiguous(t *testing.T) {
 // TestServerClosingConnections: a server that closes every connection after one answer still
 // gets every request, each on a fresh connection.
 func TestServerClosingConnections(t *testing.T) {
+	forEachEngine(t, testServerClosingConnections)
+}
+
+func testServerClosingConnections(t *testing.T, eventLoop bool) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Connection", "close")
 	}))
 	defer srv.Close()
-	st := Run(context.Background(), NewConns(4, 5*time.Second), limited(40, srv.URL), Options{Concurrency: 4})
+	st := Run(context.Background(), NewConns(4, 5*time.Second), limited(40, srv.URL), Options{Concurrency: 4, EventLoop: eventLoop})
 	if c := st.Counts(); c.Acknowledged != 40 {
 		t.Fatalf("%+v", c)
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 )
@@ -38,8 +39,7 @@ func (e *NotSentError) Unwrap() error { return e.Err }
 // Conns is the attacker's HTTP/1.1 client: each worker owns one keep-alive connection per target
 // host, so C workers hold exactly C connections, reused for the whole run (no pool hand-offs,
 // no churn, no ephemeral-port exhaustion), with one goroutine per request in flight instead of
-// three. Requests are written with http.Request.Write and answers read with
-// http.ReadResponse.
+// three. Requests and answers go through the attacker's own wire format (wire.go).
 type Conns struct {
 	// Timeout bounds one request, from writing it to reading its body. Required.
 	Timeout time.Duration
@@ -60,32 +60,30 @@ type slot struct {
 }
 
 // wconn is one worker's connection with a small read buffer of its own (an answer's status line
-// and headers usually arrive in one read); requests are written through a pooled writer, so that
-// 10,000 connections cost their sockets and 1 KiB each.
+// and headers usually arrive in one read), and the answer and body it hands out, reused from one
+// request to the next: a worker has one request in flight, and its answer is drained and closed
+// before the next.
 type wconn struct {
-	key  string // scheme://host:port
-	c    net.Conn
-	br   *bufio.Reader
-	cw   countingWriter
-	idle time.Time
-	dead bool
+	scheme, host string // the URL's, as the connection was dialled for
+	c            net.Conn
+	br           *bufio.Reader
+	idle         time.Time
+	dead         bool
+
+	resp http.Response
+	body connBody
+
+	// deadline is the connection's deadline as last set; it is moved only when a request needs
+	// it later (see deadlineSlack).
+	deadline time.Time
+	// watched is the context whose cancellation cuts the connection's request in flight;
+	// unwatch stops that.
+	watched context.Context
+	unwatch func() bool
 }
 
 // readBufferSize is each connection's read buffer; longer header lines are still read whole.
 const readBufferSize = 1 << 10
-
-var writerPool = sync.Pool{New: func() any { return bufio.NewWriterSize(nil, 4<<10) }}
-
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
-}
 
 // NewConns returns a per-worker client for concurrency workers.
 func NewConns(concurrency int, timeout time.Duration) *Conns {
@@ -114,7 +112,7 @@ func (p *Conns) Close() {
 	defer p.mu.Unlock()
 	closeSlot := func(s *slot) {
 		for _, c := range s.conns {
-			_ = c.c.Close()
+			c.close()
 		}
 		s.conns = nil
 	}
@@ -126,8 +124,17 @@ func (p *Conns) Close() {
 	}
 }
 
-func hostKey(req *http.Request) (key, addr string, err error) {
-	u := req.URL
+func (wc *wconn) close() {
+	wc.dead = true
+	if wc.unwatch != nil {
+		wc.unwatch()
+		wc.unwatch, wc.watched = nil, nil
+	}
+	_ = wc.c.Close()
+}
+
+// dialAddr returns the address to dial for u.
+func dialAddr(u *url.URL) (string, error) {
 	port := u.Port()
 	switch u.Scheme {
 	case "http":
@@ -139,13 +146,16 @@ func hostKey(req *http.Request) (key, addr string, err error) {
 			port = "443"
 		}
 	default:
-		return "", "", fmt.Errorf("unsupported scheme %q", u.Scheme)
+		return "", fmt.Errorf("unsupported scheme %q", u.Scheme)
 	}
-	addr = net.JoinHostPort(u.Hostname(), port)
-	return u.Scheme + "://" + addr, addr, nil
+	return net.JoinHostPort(u.Hostname(), port), nil
 }
 
-func (p *Conns) dial(ctx context.Context, req *http.Request, key, addr string) (*wconn, error) {
+func (p *Conns) dial(ctx context.Context, req *http.Request) (*wconn, error) {
+	addr, err := dialAddr(req.URL)
+	if err != nil {
+		return nil, &NotSentError{err}
+	}
 	c, err := p.dialer.DialContext(ctx, "tcp", addr)
 	if err != nil {
 		return nil, &NotSentError{err}
@@ -166,16 +176,47 @@ func (p *Conns) dial(ctx context.Context, req *http.Request, key, addr string) (
 		}
 		c = tc
 	}
-	wc := &wconn{key: key, c: c, br: bufio.NewReaderSize(c, readBufferSize)}
-	wc.cw.w = c
+	wc := &wconn{scheme: req.URL.Scheme, host: req.URL.Host, c: c, br: bufio.NewReaderSize(c, readBufferSize)}
+	wc.body.wc = wc
 	return wc, nil
+}
+
+// deadlineSlack is how much later than a request needs a connection's deadline may be, so that
+// the deadline moves (two timer updates in the runtime) once per slack rather than once per
+// request: a request is cut after Timeout, and before Timeout plus the slack.
+func (p *Conns) deadlineSlack() time.Duration { return min(p.Timeout/32, time.Second) }
+
+// watch makes sure that ctx's cancellation cuts the request in flight on wc (one registration
+// per connection and context, not one per request), and sets the connection's deadline for a
+// request starting now.
+func (wc *wconn) watch(ctx context.Context, deadline time.Time, slack time.Duration) {
+	if wc.watched != ctx {
+		if wc.unwatch != nil {
+			wc.unwatch()
+		}
+		c := wc.c
+		wc.watched, wc.unwatch = ctx, context.AfterFunc(ctx, func() { _ = c.SetDeadline(time.Unix(1, 0)) })
+		wc.deadline = time.Time{}
+	}
+	if _, bounded := ctx.Deadline(); bounded || deadline.After(wc.deadline) || wc.deadline.Sub(deadline) > slack {
+		if !bounded {
+			deadline = deadline.Add(slack)
+		}
+		_ = wc.c.SetDeadline(deadline)
+		wc.deadline = deadline
+	}
+	// Canceled between the caller's check and SetDeadline: the AfterFunc may have run before it.
+	if ctx.Err() != nil {
+		_ = wc.c.SetDeadline(time.Unix(1, 0))
+		wc.deadline = time.Time{}
+	}
 }
 
 // Do implements Client.
 func (p *Conns) Do(w int, req *http.Request) (*http.Response, error) {
-	key, addr, err := hostKey(req)
-	if err != nil {
-		return nil, &NotSentError{err}
+	ctx := req.Context()
+	if err := ctx.Err(); err != nil {
+		return nil, &NotSentError{context.Cause(ctx)}
 	}
 	s := p.slot(w)
 	idleTimeout := p.IdleTimeout
@@ -184,9 +225,9 @@ func (p *Conns) Do(w int, req *http.Request) (*http.Response, error) {
 	}
 	var wc *wconn
 	for i, c := range s.conns {
-		if c.key == key {
+		if c.host == req.URL.Host && c.scheme == req.URL.Scheme {
 			if c.dead || time.Since(c.idle) > idleTimeout {
-				_ = c.c.Close()
+				c.close()
 				s.conns = append(s.conns[:i], s.conns[i+1:]...)
 			} else {
 				wc = c
@@ -194,9 +235,9 @@ func (p *Conns) Do(w int, req *http.Request) (*http.Response, error) {
 			break
 		}
 	}
-	ctx := req.Context()
 	if wc == nil {
-		if wc, err = p.dial(ctx, req, key, addr); err != nil {
+		var err error
+		if wc, err = p.dial(ctx, req); err != nil {
 			return nil, err
 		}
 		s.conns = append(s.conns, wc)
@@ -205,76 +246,125 @@ func (p *Conns) Do(w int, req *http.Request) (*http.Response, error) {
 	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
 		deadline = d
 	}
-	_ = wc.c.SetDeadline(deadline)
-	stop := context.AfterFunc(ctx, func() { _ = wc.c.SetDeadline(time.Unix(1, 0)) })
+	wc.watch(ctx, deadline, p.deadlineSlack())
 	fail := func(err error) (*http.Response, error) {
-		stop()
-		wc.dead = true
-		_ = wc.c.Close()
+		wc.close()
 		if ctx.Err() != nil {
 			err = fmt.Errorf("%w: %v", context.Cause(ctx), err)
 		}
 		return nil, err
 	}
-	before := wc.cw.n
-	bw := writerPool.Get().(*bufio.Writer)
-	bw.Reset(&wc.cw)
-	err = req.Write(bw)
-	if err == nil {
-		err = bw.Flush()
-	}
-	bw.Reset(nil)
-	writerPool.Put(bw)
-	if err != nil {
-		if wc.cw.n == before {
+	if sent, err := writeRequest(wc.c, req); err != nil {
+		if !sent {
 			return fail(&NotSentError{err})
 		}
 		return fail(err)
 	}
-	resp, err := http.ReadResponse(wc.br, req)
-	if err != nil {
+	if err := readResponseHead(wc.br, req, &wc.resp, &wc.body); err != nil {
 		return fail(err)
 	}
-	resp.Body = &connBody{rc: resp.Body, wc: wc, stop: stop, keep: !resp.Close}
-	return resp, nil
+	return &wc.resp, nil
 }
 
-// connBody returns the connection for reuse when the body was read to its end and the server
-// keeps the connection open; otherwise the connection is closed.
+// connBody reads an answer's body from its connection, and returns the connection for reuse
+// when the body was read to its end and the server keeps the connection open; otherwise the
+// connection is closed.
 type connBody struct {
-	rc   io.ReadCloser
 	wc   *wconn
-	stop func() bool
+	mode int
+	n    int64     // bytes left (bodyLength)
+	cr   io.Reader // bodyChunked
 	eof  bool
 	keep bool
 	done bool
 }
 
 func (b *connBody) Read(p []byte) (int, error) {
-	n, err := b.rc.Read(p)
-	if errors.Is(err, io.EOF) {
-		b.eof = true
-	} else if err != nil {
+	if b.done {
+		return 0, errors.New("http: read on closed response body")
+	}
+	if b.eof {
+		return 0, io.EOF
+	}
+	var (
+		n   int
+		err error
+	)
+	switch b.mode {
+	case bodyLength:
+		if int64(len(p)) > b.n {
+			p = p[:b.n]
+		}
+		n, err = b.wc.br.Read(p)
+		b.n -= int64(n)
+		if b.n == 0 {
+			b.eof, err = true, io.EOF
+		} else if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+	case bodyChunked:
+		n, err = b.cr.Read(p)
+		if errors.Is(err, io.EOF) {
+			// The chunked reader stops at the last chunk; the trailer lines and the empty
+			// line that ends the body are read here.
+			total := 0
+			for {
+				line, lerr := readLine(b.wc.br, &total)
+				if lerr != nil {
+					err = lerr
+					break
+				}
+				if len(line) == 0 {
+					b.eof = true
+					break
+				}
+			}
+		}
+	case bodyToEOF:
+		n, err = b.wc.br.Read(p)
+		if errors.Is(err, io.EOF) {
+			b.eof = true
+		}
+	default:
+		b.eof, err = true, io.EOF
+	}
+	if err != nil && !b.eof {
 		b.wc.dead = true
 	}
 	return n, err
 }
 
+// discard reads and drops up to limit bytes of the body, without copying those already
+// buffered.
+func (b *connBody) discard(limit int64) {
+	if b.mode == bodyLength && !b.done && !b.eof && b.n <= limit {
+		n, err := b.wc.br.Discard(int(b.n))
+		b.n -= int64(n)
+		if err != nil {
+			b.wc.dead = true
+			return
+		}
+		b.eof = true
+		return
+	}
+	_, _ = io.CopyN(io.Discard, b, limit)
+}
+
+// Close ends the answer: its connection is kept for the worker's next request only if the body
+// was read whole and nothing follows it.
 func (b *connBody) Close() error {
 	if b.done {
 		return nil
 	}
 	b.done = true
-	err := b.rc.Close()
-	b.stop()
-	if b.wc.br.Buffered() > 0 { // bytes after a whole answer: the connection is out of step
-		b.wc.dead = true
+	wc := b.wc
+	if wc.br.Buffered() > 0 { // bytes after a whole answer: the connection is out of step
+		wc.dead = true
 	}
-	if !b.eof || !b.keep || err != nil || b.wc.dead {
-		b.wc.dead = true
-		_ = b.wc.c.Close()
-		return err
+	if !b.eof || !b.keep || wc.dead {
+		wc.close()
+		return nil
 	}
-	b.wc.idle = time.Now()
+	wc.idle = time.Now()
 	return nil
 }

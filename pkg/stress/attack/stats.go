@@ -17,12 +17,19 @@ const (
 	StopInterrupted = "interrupted" // Ctrl-C or the caller's context
 )
 
+// Engines: how requests were sent.
+const (
+	EngineGoroutines = "goroutines" // a goroutine per request in flight (open loop, https, other platforms)
+	EngineEventLoop  = "event-loop" // event loops on non-blocking sockets (closed loop, plain http, Linux)
+)
+
 const shards = 16
 
 // Stats are the counters, latency histogram and in-flight timeline of one attack.
 type Stats struct {
 	Began, Ended time.Time
 	Stopped      string // "" when the source ran out
+	Engine       string // EngineGoroutines or EngineEventLoop
 
 	inflight atomic.Int64
 	done     atomic.Int64
@@ -219,7 +226,11 @@ func Summarize(h *hdrhistogram.Histogram) Latency {
 }
 
 func drain(resp *http.Response) {
-	_, _ = io.CopyN(io.Discard, resp.Body, 4<<20)
+	if b, ok := resp.Body.(*connBody); ok {
+		b.discard(4 << 20)
+	} else {
+		_, _ = io.CopyN(io.Discard, resp.Body, 4<<20)
+	}
 	_ = resp.Body.Close()
 }
 

@@ -35,6 +35,7 @@ type HTTP struct {
 	urls    []string
 	parsed  []*url.URL
 	body    []byte
+	tmpl    atomic.Pointer[[]*http.Request] // one request per target on the run's context, copied per request
 }
 
 // Source returns the requests.
@@ -60,6 +61,31 @@ func (p *HTTP) Source() attack.Source {
 	})
 }
 
+// template returns target i's request on ctx (the attacker hands every operation the same one).
+func (p *HTTP) template(ctx context.Context, i int) *http.Request {
+	if t := p.tmpl.Load(); t != nil && (*t)[i].Context() == ctx {
+		return (*t)[i]
+	}
+	t := make([]*http.Request, len(p.parsed))
+	for j, u := range p.parsed {
+		t[j] = (&http.Request{Method: p.Method, URL: u, Host: u.Host, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: p.Header}).WithContext(ctx)
+	}
+	p.tmpl.Store(&t)
+	return t[i]
+}
+
+// EventLoopOK reports whether every target's request can go through the attacker's event loops
+// (attack.EventLoopOK); call it after Source.
+func (p *HTTP) EventLoopOK() bool {
+	for i := range p.parsed {
+		req, err := (&httpOp{p: p, seq: int64(i)}).Request(context.Background())
+		if err != nil || !attack.EventLoopOK(req) {
+			return false
+		}
+	}
+	return true
+}
+
 type httpOp struct {
 	p   *HTTP
 	seq int64
@@ -69,8 +95,8 @@ type httpOp struct {
 // read-only, by every request.
 func (o *httpOp) Request(ctx context.Context) (*http.Request, error) {
 	p := o.p
-	u := p.parsed[int(o.seq)%len(p.parsed)]
-	req := (&http.Request{Method: p.Method, URL: u, Host: u.Host, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: p.Header}).WithContext(ctx)
+	req := new(http.Request)
+	*req = *p.template(ctx, int(o.seq)%len(p.parsed))
 	if len(p.body) > 0 {
 		b := p.body
 		if p.hasTmpl {

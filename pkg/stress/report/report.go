@@ -28,6 +28,7 @@ type Report struct {
 	Concurrency int     `json:"concurrency"`
 	Rate        float64 `json:"rate,omitempty"`
 	Duration    string  `json:"duration,omitempty"`
+	Engine      string  `json:"engine,omitempty"` // how requests were sent: event-loop or goroutines
 	Analyses    int     `json:"analyses,omitempty"`
 	Project     string  `json:"project,omitempty"`
 
