@@ -10,7 +10,10 @@ import (
 	"net/http/httputil"
 	"net/textproto"
 	"strconv"
+	"strings"
 	"sync"
+
+	"golang.org/x/net/http/httpguts"
 )
 
 // The attacker's own HTTP/1.1 wire format: a request is serialised into one pooled buffer and
@@ -43,7 +46,7 @@ func appendRequestHead(dst []byte, req *http.Request) (_ []byte, ok bool) {
 	if method == "" {
 		method = http.MethodGet
 	}
-	if !validToken(method) || !validHost(host) {
+	if !httpguts.ValidHeaderFieldName(method) || !httpguts.ValidHostHeader(host) || strings.ContainsAny(host, " %") {
 		return dst, false
 	}
 	uri := req.URL.RequestURI()
@@ -74,11 +77,11 @@ func appendRequestHead(dst []byte, req *http.Request) (_ []byte, ok bool) {
 		case "Host", "Content-Length", "Transfer-Encoding", "Trailer":
 			continue
 		}
-		if !validToken(k) {
+		if !httpguts.ValidHeaderFieldName(k) {
 			return dst, false
 		}
 		for _, v := range vs {
-			if !validValue(v) {
+			if !httpguts.ValidHeaderFieldValue(v) {
 				return dst, false
 			}
 			dst = append(dst, k...)
@@ -425,53 +428,4 @@ func trimSpace(s string) string {
 
 func asciiEqualFold(a, b string) bool {
 	return len(a) == len(b) && bytes.EqualFold([]byte(a), []byte(b))
-}
-
-// validToken reports whether s is an RFC 9110 token (a method or a header name).
-func validToken(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		switch c {
-		case '!', '#', '$', '%', '&', '\'', '*', '+', '-', '.', '^', '_', '`', '|', '~':
-			continue
-		}
-		return false
-	}
-	return true
-}
-
-// validValue reports whether a header value holds no control bytes but tab.
-func validValue(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < ' ' && c != '\t' || c == 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-// validHost reports whether a Host header holds only the bytes of a host name, an IP address
-// (IPv6 in brackets) and a port.
-func validHost(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' {
-			continue
-		}
-		switch c {
-		case '-', '.', '_', ':', '[', ']':
-			continue
-		}
-		return false
-	}
-	return true
 }
