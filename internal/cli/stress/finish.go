@@ -71,7 +71,11 @@ func printTable(w io.Writer, r *report.Report) error {
 	}
 	t := output.NewTable(w, "MEASURE", "VALUE")
 	c := r.Counts
-	_ = t.Append("requests", fmt.Sprintf("%d sent, concurrency %d, peak in flight %d, %.0f req/s", c.Total, r.Concurrency, r.PeakInFlight, r.Throughput))
+	sent := fmt.Sprintf("%d sent, concurrency %d, peak in flight %d, %.0f req/s", c.Total, r.Concurrency, r.PeakInFlight, r.Throughput)
+	if r.Engine != "" {
+		sent += " (" + r.Engine + ")"
+	}
+	_ = t.Append("requests", sent)
 	_ = t.Append("outcomes", fmt.Sprintf("%d acknowledged (%.1f%%), %d rejected, %d ambiguous", c.Acknowledged, 100*r.AckFraction, c.Rejected, c.Ambiguous))
 	_ = t.Append("status", fmt.Sprintf("2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors))
 	_ = t.Append("latency", fmt.Sprintf("p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max))

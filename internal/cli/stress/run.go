@@ -88,7 +88,8 @@ func runStress(ctx context.Context, o *Options) error {
 		notices = append(notices, s)
 		fmt.Fprintln(errOut, "notice: "+s)
 	}
-	limit, lerr := attack.RaiseFileLimit(uint64(o.Concurrency) + 512)
+	// Each worker keeps a connection to every target it sends to.
+	limit, lerr := attack.RaiseFileLimit(uint64(o.Concurrency)*uint64(len(urls)) + 512)
 	if lerr != nil {
 		notice("%v: expect connection errors past about %d requests in flight", lerr, limit)
 	}

@@ -249,7 +249,7 @@ func (a *attacker) do(w int, op Op, intended time.Time) {
 		a.st.record(w, &r, op.Done(&r, nil))
 		return
 	}
-	a.st.inflight.Add(1)
+	a.st.enter()
 	r.Start = a.o.Now()
 	resp, err := a.client.Do(w, req)
 	if err != nil {

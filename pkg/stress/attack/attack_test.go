@@ -72,6 +72,9 @@ func testConcurrencyHeld(t *testing.T, eventLoop bool) {
 	if n := conns.Load(); n != c {
 		t.Errorf("%d connections for %d workers: want one each", n, c)
 	}
+	if p := st.PeakInFlight(); p != c {
+		t.Errorf("peak in flight %d, want %d", p, c)
+	}
 	if h := st.Histogram(); h.TotalCount() != 3*c {
 		t.Errorf("histogram has %d values", h.TotalCount())
 	}

@@ -178,7 +178,7 @@ func (l *evLoop) start(w *evWorker) {
 			continue
 		}
 		l.inflight++
-		l.a.st.inflight.Add(1)
+		l.a.st.enter()
 		w.resp.Request = req
 		ok = req.URL != nil && req.URL.Scheme == "http"
 		if ok {

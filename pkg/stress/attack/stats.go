@@ -32,6 +32,7 @@ type Stats struct {
 	Engine       string // EngineGoroutines or EngineEventLoop
 
 	inflight atomic.Int64
+	peak     atomic.Int64 // the most requests ever in flight at once
 	done     atomic.Int64
 	failed   atomic.Int64
 
@@ -149,6 +150,13 @@ func (s *Stats) record(w int, r *Result, out Outcome) {
 	}
 }
 
+// enter counts a request going out, and the peak in flight.
+func (s *Stats) enter() {
+	n := s.inflight.Add(1)
+	for p := s.peak.Load(); n > p && !s.peak.CompareAndSwap(p, n); p = s.peak.Load() {
+	}
+}
+
 func (s *Stats) addSample(at time.Time, n int64) {
 	s.mu.Lock()
 	s.samples = append(s.samples, Sample{At: at, InFlight: n})
@@ -186,14 +194,8 @@ func (s *Stats) Timeline() []Sample {
 	return append([]Sample(nil), s.samples...)
 }
 
-// PeakInFlight is the most requests seen in flight by the sampler.
-func (s *Stats) PeakInFlight() int64 {
-	var m int64
-	for _, x := range s.Timeline() {
-		m = max(m, x.InFlight)
-	}
-	return m
-}
+// PeakInFlight is the most requests that were in flight at once.
+func (s *Stats) PeakInFlight() int64 { return s.peak.Load() }
 
 // Latency summarises a latency histogram.
 type Latency struct {
