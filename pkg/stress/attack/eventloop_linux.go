@@ -186,6 +186,9 @@ func (l *evLoop) start(w *evWorker) {
 		}
 		if !ok && err == nil {
 			err = errNotEventLoop
+			if req.Body != nil {
+				_ = req.Body.Close()
+			}
 		}
 		var s *evSock
 		if err == nil {
