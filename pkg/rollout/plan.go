@@ -33,7 +33,8 @@ type Plan struct {
 }
 
 // GateConfig records which gates a rollout runs, so that resume runs the same ones. It holds no
-// credentials: the locks gate needs the Redis flags again on resume.
+// credentials: the locks gate needs the Redis flags again on resume, and a credential in the HTTP
+// gate's URL or in the gate command is kept masked (see Masked), to be given again on resume.
 type GateConfig struct {
 	NFS         bool            `json:"nfs,omitempty"`
 	NFSPath     string          `json:"nfsPath,omitempty"`
@@ -42,6 +43,8 @@ type GateConfig struct {
 	HTTP        string          `json:"http,omitempty"`
 	HTTPLatency metav1.Duration `json:"httpLatency,omitempty"`
 	Cmd         string          `json:"cmd,omitempty"`
+	HTTPMasked  bool            `json:"httpMasked,omitempty"` // HTTP holds a masked credential
+	CmdMasked   bool            `json:"cmdMasked,omitempty"`  // Cmd holds a masked credential
 }
 
 // Names lists the gates the config enables, in a stable order.
@@ -211,6 +214,7 @@ func Layout(t *Target, p Plan) *PlanView {
 		Namespace: t.Namespace, HPA: t.HPA.Name, Deployment: t.Deployment.Name, Images: t.Images(),
 		Current: cur, Replicas: replicas, Plan: p, Gates: p.Gates.Names(),
 	}
+	v.Plan.Gates = p.Gates.Masked() // the view is printed: no credential in it
 	for i, k := range p.Steps {
 		s := PlannedStep{Step: i + 1, Replicas: Pinned(k).String(), Patch: SpecPatch(Pinned(k))}
 		if i == 0 && (cur.Max > k || replicas > k) {

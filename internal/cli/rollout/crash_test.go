@@ -20,14 +20,22 @@ func runArgs(t *testing.T, w *rollouttest.Workload, redisURL string, hold string
 
 // kill -9 of osctl while it holds step 1; a second rollout is refused while the Lease lives
 // (naming who holds it and until when); resume is refused too until the Lease expires, then
-// takes over the same journal and completes the rollout.
+// takes over the same journal and completes the rollout. The gate command holds a token: the
+// journal keeps it masked, and resume needs the same --gate-cmd again.
 func TestKill9ThenResume(t *testing.T) {
 	t.Parallel()
 	k := testenv.SharedKube(t)
 	w := rollouttest.New(t, k, rollouttest.Options{})
 	rd := testenv.StartRedis(t)
-	p := startOsctl(t, k.Kubeconfig, w.NS, runArgs(t, w, rd.URL(), "4s")...)
+	const gateCmd = "true --token=s3cr3t-gate-token"
+	p := startOsctl(t, k.Kubeconfig, w.NS, runArgs(t, w, rd.URL(), "4s", "--gate-cmd", gateCmd)...)
 	waitHolding(t, w, 1, 2, p)
+	if _, _, ann := w.HPA(t); strings.Contains(ann[rollout.AnnotationJournal], "s3cr3t") {
+		t.Fatalf("the journal keeps the gate command's token: %s", ann[rollout.AnnotationJournal])
+	}
+	if j := journal(t, w); !j.Plan.Gates.CmdMasked || j.Plan.Gates.Cmd != "true --token=xxxxx" {
+		t.Fatalf("journal gates %+v", j.Plan.Gates)
+	}
 
 	// A second rollout while the first runs.
 	code, _, errOut := osctl(t, k.Kubeconfig, w.NS, 60*time.Second, runArgs(t, w, rd.URL(), "1s")...)
@@ -50,7 +58,7 @@ func TestKill9ThenResume(t *testing.T) {
 		t.Fatalf("status: %d\n%s", code, out)
 	}
 	// Right after the kill, the Lease still lives: resume refuses.
-	code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s")
+	code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s", "--gate-cmd", gateCmd)
 	t.Logf("resume with the Lease live: exit %d: %s", code, errOut)
 	if code == 0 || !strings.Contains(errOut, "held by") {
 		// The Lease may have expired already on a slow machine: then resume did the job.
@@ -62,7 +70,19 @@ func TestKill9ThenResume(t *testing.T) {
 			code, out, _ := osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "rollout", "status", "--hpa", "web")
 			return code == 0 && strings.Contains(out, "(expired)"), nil
 		})
-		code, out, errOut = osctl(t, k.Kubeconfig, w.NS, 90*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s")
+		// Without the gate command, or with another one: refused, nothing changed.
+		code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s")
+		if code != 2 || !strings.Contains(errOut, "pass the same --gate-cmd again") {
+			t.Fatalf("resume without --gate-cmd: exit %d\n%s", code, errOut)
+		}
+		code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s", "--gate-cmd", "false --token=s3cr3t-gate-token")
+		if code != 2 || !strings.Contains(errOut, "is not the rollout's gate") {
+			t.Fatalf("resume with another --gate-cmd: exit %d\n%s", code, errOut)
+		}
+		if j := journal(t, w); j.Phase != rollout.PhaseRunning || j.Step != 1 {
+			t.Fatalf("journal after refused resumes: %+v", j)
+		}
+		code, out, errOut = osctl(t, k.Kubeconfig, w.NS, 90*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s", "--gate-cmd", gateCmd)
 		if code != 0 {
 			t.Fatalf("resume: exit %d\n%s\n%s", code, out, errOut)
 		}

@@ -21,6 +21,8 @@ type ResumeOptions struct {
 	Format          output.Format
 	GateTimeout     time.Duration
 	RollbackTimeout time.Duration
+	GateHTTP        string // given again when the journal keeps it masked
+	GateCmd         string
 }
 
 // NewCmdResume builds `osctl rollout resume`.
@@ -33,7 +35,9 @@ func NewCmdResume(f *cmdutil.Factory, runF func(context.Context, *ResumeOptions)
 its Lease has expired (about 30 s), resume takes it over, checks that nobody changed the HPA
 meanwhile, and goes on with the same plan and gates from the current step (its hold starts
 again), or finishes an interrupted rollback. --force takes over a live Lease (loudly).
-The locks gate needs the Redis flags again: osctl keeps no credentials in the cluster.`,
+The locks gate needs the Redis flags again: osctl keeps no credentials in the cluster. For the
+same reason a --gate-http or --gate-cmd with a credential in it (a URL password, token=,
+password=, a bearer token) is kept masked in the journal: pass the same flag again.`,
 		Example: `  osctl rollout resume -n openstudio --hpa web --redis-service queue`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -47,6 +51,8 @@ The locks gate needs the Redis flags again: osctl keeps no credentials in the cl
 	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
 	cmd.Flags().DurationVar(&opts.GateTimeout, "gate-timeout", rollout.DefaultGateTimeout, "how long one run of one gate may take")
 	cmd.Flags().DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long a rollback may take before it is reported as incomplete (exit 2)")
+	cmd.Flags().StringVar(&opts.GateHTTP, "gate-http", "", "the rollout's --gate-http again, when it held a credential (the journal keeps it masked)")
+	cmd.Flags().StringVar(&opts.GateCmd, "gate-cmd", "", "the rollout's --gate-cmd again, when it held a credential (the journal keeps it masked)")
 	addLeaseFlags(cmd, &opts.Lease, "take over the rollout even while another osctl holds its Lease (loudly)")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
@@ -69,9 +75,13 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
 		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
 	}
+	gc, err := j.Plan.Gates.Given(o.GateHTTP, o.GateCmd)
+	if err != nil {
+		return cmdutil.Usage("%v", err)
+	}
 	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
 	defer env.close()
-	gates, err := env.gates(ctx, j.Plan.Gates)
+	gates, err := env.gates(ctx, gc)
 	if err != nil {
 		return err
 	}

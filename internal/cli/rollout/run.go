@@ -128,6 +128,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
+	p.Gates = p.Gates.Masked() // the journal, readable by anyone who can read the HPA, keeps no credential
 	q := fmt.Sprintf("Start the rollout of HPA %s/%s (%s -> steps %s -> final %s)?", r.Namespace, r.HPA, rng(view.Current), joinSteps(p.Steps), rng(p.FinalRange()))
 	if view.ScalesDown {
 		q = fmt.Sprintf("%s The first step LOWERS the HPA to %d: the Deployment scales down from %d to %d replicas. Continue?", strings.TrimSuffix(q, "?")+".", p.Steps[0], view.Replicas, p.Steps[0])
