@@ -207,6 +207,10 @@ func (a *attacker) openLoop(ctx context.Context) {
 	defer timer.Stop()
 	for i := 0; ; i++ {
 		intended := begin.Add(time.Duration(i) * interval)
+		if a.o.Duration > 0 && intended.Sub(begin) >= a.o.Duration {
+			a.stop(errDuration) // due at or after the end: --rate R --duration D sends R*D requests
+			break
+		}
 		if d := intended.Sub(a.o.Now()); d > 0 {
 			timer.Reset(d)
 			select {

@@ -123,8 +123,9 @@ func TestOpenLoopDurationAndInterrupt(t *testing.T) {
 	if st.Stopped != StopDuration {
 		t.Fatalf("stopped %q", st.Stopped)
 	}
-	// At 200/s for 0.3 s, about 60 requests: never the unbounded source.
-	if c := st.Counts().Total; c < 1 || c > 200 {
+	// At 200/s for 0.3 s, 60 requests are due (fewer if the machine stalls): never more, never
+	// the unbounded source.
+	if c := st.Counts().Total; c < 1 || c > 60 {
 		t.Fatalf("%d requests", c)
 	}
 }
