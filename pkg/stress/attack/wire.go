@@ -273,6 +273,9 @@ func parseStatusLine(line []byte, req *http.Request, resp *http.Response) error 
 		}
 		code = code*10 + int(c-'0')
 	}
+	if code < 100 {
+		return fmt.Errorf("malformed HTTP status code in %q", truncate(line))
+	}
 	h, status := resp.Header, resp.Status
 	if h == nil {
 		h = make(http.Header, 4)
