@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/net/http/httpguts"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -286,6 +288,9 @@ func runStress(ctx context.Context, o *Options) error {
 		j.Verdict, j.Conclusive = detect.Inconclusive, false
 		j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
 	}
+	if failed := rep.Counts.Errors + rep.Counts.Timeouts; !j.Conclusive && failed > 0 && st.FirstError() != "" {
+		j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", failed, redact.Text(st.FirstError())))
+	}
 	rep.ApplyJudgement(j)
 	rep.StopReason = reason
 	rep.Notices = notices
@@ -392,10 +397,16 @@ func parseHeaders(hs []string) (http.Header, error) {
 	out := http.Header{}
 	for _, h := range hs {
 		k, v, ok := strings.Cut(h, ":")
-		if !ok || strings.TrimSpace(k) == "" {
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		switch {
+		case !ok || k == "":
 			return nil, cmdutil.Usage("--header %q: use 'Name: value'", h)
+		case !httpguts.ValidHeaderFieldName(k):
+			return nil, cmdutil.Usage("--header %q: %q is not a valid header name (letters, digits and !#$%%&'*+-.^_`|~)", h, k)
+		case !httpguts.ValidHeaderFieldValue(v):
+			return nil, cmdutil.Usage("--header %q: the value holds a control character (a line break?)", h)
 		}
-		out.Add(strings.TrimSpace(k), strings.TrimSpace(v))
+		out.Add(k, v)
 	}
 	return out, nil
 }

@@ -156,3 +156,33 @@ func TestCleanupValidation(t *testing.T) {
 		}
 	}
 }
+
+func TestParseHeaders(t *testing.T) {
+	h, err := parseHeaders([]string{"X-A: 1", "x-a:2", "Authorization: Bearer t"})
+	if err != nil || strings.Join(h["X-A"], ",") != "1,2" || h.Get("Authorization") != "Bearer t" {
+		t.Fatalf("%v %v", h, err)
+	}
+	for _, bad := range []string{"no colon", ": v", "X A: v", "X-A: a\r\nInjected: 1", "X-A: a\x00"} {
+		if _, err := parseHeaders([]string{bad}); err == nil || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%q: %v, want a usage error", bad, err)
+		}
+	}
+}
+
+// TestUnreachableTargetSaysWhy: a run whose requests all fail is inconclusive (exit 2) and says
+// what the first failure was, not only that nothing was acknowledged.
+func TestUnreachableTargetSaysWhy(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	io, _, _, _ := cmdutil.Test()
+	f := cmdutil.New("test")
+	f.IO = io
+	cmd := NewCmdStress(f, nil)
+	cmd.SetArgs([]string{"--profile", "http", "--target", url, "--requests", "20", "--concurrency", "4"})
+	err := cmd.ExecuteContext(context.Background())
+	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "20 requests got no answer") || !strings.Contains(err.Error(), "connection refused") ||
+		!strings.Contains(err.Error(), strings.TrimPrefix(url, "http://")) {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -54,7 +54,7 @@ type evLoop struct {
 	workers  []*evWorker
 	events   []syscall.EpollEvent
 	scratch  []byte
-	addrs    map[string]syscall.Sockaddr
+	addrs    map[string]evAddr // by URL host
 	inflight int
 	stopped  bool // the source ran out, or sending stopped
 	timeout  time.Duration
@@ -80,10 +80,17 @@ type evWorker struct {
 	chunk    chunkState
 }
 
+// evAddr is a resolved target address, as connect wants it and as errors name it.
+type evAddr struct {
+	sa syscall.Sockaddr
+	ta *net.TCPAddr
+}
+
 type evSock struct {
 	id         int32
 	fd         int
 	host       string
+	addr       *net.TCPAddr
 	w          *evWorker
 	connecting bool
 	pollOut    bool
@@ -103,7 +110,7 @@ func (a *attacker) eventLoops(ctx context.Context) error {
 			return fmt.Errorf("epoll_create1: %w", err)
 		}
 		l := &evLoop{a: a, ctx: ctx, epfd: epfd, events: make([]syscall.EpollEvent, 512), scratch: make([]byte, 64<<10),
-			addrs: map[string]syscall.Sockaddr{}, timeout: a.o.Timeout, idle: 4 * time.Second}
+			addrs: map[string]evAddr{}, timeout: a.o.Timeout, idle: 4 * time.Second}
 		if l.timeout <= 0 {
 			l.timeout = 30 * time.Second
 		}
@@ -221,10 +228,11 @@ func (l *evLoop) socketFor(w *evWorker, host string, now time.Time) (*evSock, er
 		l.closeSock(s)
 		break
 	}
-	sa, err := l.sockaddr(host)
+	ad, err := l.sockaddr(host)
 	if err != nil {
 		return nil, err
 	}
+	sa := ad.sa
 	domain := syscall.AF_INET
 	if _, v6 := sa.(*syscall.SockaddrInet6); v6 {
 		domain = syscall.AF_INET6
@@ -234,7 +242,7 @@ func (l *evLoop) socketFor(w *evWorker, host string, now time.Time) (*evSock, er
 		return nil, os.NewSyscallError("socket", err)
 	}
 	_ = syscall.SetsockoptInt(fd, syscall.IPPROTO_TCP, syscall.TCP_NODELAY, 1)
-	s := &evSock{fd: fd, host: host, w: w}
+	s := &evSock{fd: fd, host: host, addr: ad.ta, w: w}
 	err = syscall.Connect(fd, sa)
 	switch {
 	case err == nil:
@@ -242,7 +250,7 @@ func (l *evLoop) socketFor(w *evWorker, host string, now time.Time) (*evSock, er
 		s.connecting = true
 	default:
 		_ = syscall.Close(fd)
-		return nil, &net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)}
+		return nil, &net.OpError{Op: "dial", Net: "tcp", Addr: ad.ta, Err: os.NewSyscallError("connect", err)}
 	}
 	l.register(s)
 	events := uint32(syscall.EPOLLIN | syscall.EPOLLRDHUP)
@@ -276,23 +284,23 @@ func (l *evLoop) ctl(op int, s *evSock, events uint32) error {
 }
 
 // sockaddr resolves host (the URL's host[:port]) once per loop.
-func (l *evLoop) sockaddr(host string) (syscall.Sockaddr, error) {
-	if sa, ok := l.addrs[host]; ok {
-		return sa, nil
+func (l *evLoop) sockaddr(host string) (evAddr, error) {
+	if ad, ok := l.addrs[host]; ok {
+		return ad, nil
 	}
 	addr, err := dialAddr(&url.URL{Scheme: "http", Host: host})
 	if err != nil {
-		return nil, err
+		return evAddr{}, err
 	}
 	ta, err := net.ResolveTCPAddr("tcp", addr)
 	if err != nil {
-		return nil, err
+		return evAddr{}, err
 	}
-	var sa syscall.Sockaddr
+	ad := evAddr{ta: ta}
 	if ip4 := ta.IP.To4(); ip4 != nil {
 		s4 := &syscall.SockaddrInet4{Port: ta.Port}
 		copy(s4.Addr[:], ip4)
-		sa = s4
+		ad.sa = s4
 	} else {
 		s6 := &syscall.SockaddrInet6{Port: ta.Port}
 		copy(s6.Addr[:], ta.IP.To16())
@@ -301,10 +309,10 @@ func (l *evLoop) sockaddr(host string) (syscall.Sockaddr, error) {
 				s6.ZoneId = uint32(ifi.Index)
 			}
 		}
-		sa = s6
+		ad.sa = s6
 	}
-	l.addrs[host] = sa
-	return sa, nil
+	l.addrs[host] = ad
+	return ad, nil
 }
 
 func (l *evLoop) handle(s *evSock, events uint32) {
@@ -319,7 +327,7 @@ func (l *evLoop) handle(s *evSock, events uint32) {
 		}
 		if err != nil {
 			if w.busy == s {
-				l.fail(w, &NotSentError{&net.OpError{Op: "dial", Net: "tcp", Err: os.NewSyscallError("connect", err)}}, false)
+				l.fail(w, &NotSentError{&net.OpError{Op: "dial", Net: "tcp", Addr: s.addr, Err: os.NewSyscallError("connect", err)}}, false)
 			} else {
 				l.drop(s)
 			}

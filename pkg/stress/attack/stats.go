@@ -33,6 +33,7 @@ type Stats struct {
 
 	inflight atomic.Int64
 	peak     atomic.Int64 // the most requests ever in flight at once
+	firstErr atomic.Pointer[string]
 	done     atomic.Int64
 	failed   atomic.Int64
 
@@ -144,6 +145,10 @@ func (s *Stats) record(w int, r *Result, out Outcome) {
 		_ = sh.h.RecordValue(us)
 	}
 	sh.mu.Unlock()
+	if r.Err != nil && s.firstErr.Load() == nil {
+		msg := r.Err.Error()
+		s.firstErr.CompareAndSwap(nil, &msg)
+	}
 	s.done.Add(1)
 	if failed {
 		s.failed.Add(1)
@@ -192,6 +197,15 @@ func (s *Stats) Timeline() []Sample {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return append([]Sample(nil), s.samples...)
+}
+
+// FirstError is the error of the first request that failed without an answer (transport error
+// or timeout), or "".
+func (s *Stats) FirstError() string {
+	if p := s.firstErr.Load(); p != nil {
+		return *p
+	}
+	return ""
 }
 
 // PeakInFlight is the most requests that were in flight at once.
