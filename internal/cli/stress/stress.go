@@ -79,6 +79,7 @@ Profiles:
               stranded, invisible, lost.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
               {{seq}}); no verdict beyond status codes. Bounded by --requests or --duration.
+              Like wrk, it sends no User-Agent unless --header gives one.
               To http:// targets in a closed loop (no --rate) requests go out from one event
               loop per CPU (epoll, like wrk; the report's "engine" says which was used).
 

@@ -53,8 +53,11 @@ func TestFlagValidation(t *testing.T) {
 // TestHTTPProfileRunAndJudge runs `osctl stress --profile http` in-process against a real HTTP
 // server, then judges its history offline: same verdict, same counts.
 func TestHTTPProfileRunAndJudge(t *testing.T) {
-	var n atomic.Int64
+	var n, withUA atomic.Int64
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if _, ok := r.Header["User-Agent"]; ok {
+			withUA.Add(1)
+		}
 		if n.Add(1)%10 == 0 {
 			w.WriteHeader(http.StatusServiceUnavailable)
 		}
@@ -77,6 +80,9 @@ func TestHTTPProfileRunAndJudge(t *testing.T) {
 	}
 	if online.Counts.Total != 300 || online.Counts.Status503 != 30 || online.Counts.Rejected != 30 || online.Verdict != "clean" || online.Schema != report.Schema {
 		t.Fatalf("%+v", online)
+	}
+	if withUA.Load() != 0 {
+		t.Fatalf("%d requests sent a User-Agent; the http profile sends none unless --header gives one", withUA.Load())
 	}
 	if attack.EventLoopSupported && online.Engine != attack.EngineEventLoop {
 		t.Fatalf("plain http, closed loop: engine %q, want the event loops", online.Engine)

@@ -61,8 +61,21 @@ func appendRequestHead(dst []byte, req *http.Request) (_ []byte, ok bool) {
 	dst = append(dst, " HTTP/1.1\r\nHost: "...)
 	dst = append(dst, host...)
 	dst = append(dst, "\r\n"...)
-	if _, set := req.Header["User-Agent"]; !set {
-		dst = append(dst, "User-Agent: Go-http-client/1.1\r\n"...)
+	// As http.Request.Write: Go's User-Agent unless the header is set; set but empty, none.
+	ua := "Go-http-client/1.1"
+	if vs, set := req.Header["User-Agent"]; set {
+		ua = ""
+		if len(vs) > 0 {
+			ua = vs[0]
+		}
+	}
+	if ua != "" {
+		if !httpguts.ValidHeaderFieldValue(ua) {
+			return dst, false
+		}
+		dst = append(dst, "User-Agent: "...)
+		dst = append(dst, ua...)
+		dst = append(dst, "\r\n"...)
 	}
 	switch {
 	case req.ContentLength > 0:
@@ -74,7 +87,7 @@ func appendRequestHead(dst []byte, req *http.Request) (_ []byte, ok bool) {
 	}
 	for k, vs := range req.Header {
 		switch k {
-		case "Host", "Content-Length", "Transfer-Encoding", "Trailer":
+		case "Host", "Content-Length", "Transfer-Encoding", "Trailer", "User-Agent":
 			continue
 		}
 		if !httpguts.ValidHeaderFieldName(k) {

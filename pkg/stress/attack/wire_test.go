@@ -242,6 +242,17 @@ func TestRequestWire(t *testing.T) {
 		got.Header.Get("User-Agent") != "osctl-test" || strings.Join(got.Header["X-A"], ",") != "1,2" || got.ContentLength != 7 {
 		t.Fatalf("read back %+v body %q", got, body)
 	}
+	for ua, want := range map[string]string{"": "", "osctl-test": "osctl-test"} {
+		r := &http.Request{Method: http.MethodGet, URL: u, Header: http.Header{"User-Agent": {ua}}}
+		b, _ := appendRequestHead(nil, r)
+		got, err := http.ReadRequest(bufio.NewReader(bytes.NewReader(b)))
+		if err != nil || got.Header.Get("User-Agent") != want || len(got.Header["User-Agent"]) > 1 {
+			t.Fatalf("User-Agent %q: sent %q (%v)\n%s", ua, got.Header["User-Agent"], err, b)
+		}
+	}
+	if b, _ := appendRequestHead(nil, &http.Request{Method: http.MethodGet, URL: u, Header: http.Header{}}); !bytes.Contains(b, []byte("User-Agent: Go-http-client/1.1\r\n")) {
+		t.Fatalf("no User-Agent header: want Go's, as net/http\n%s", b)
+	}
 	post := &http.Request{Method: http.MethodPost, URL: u, Header: http.Header{}}
 	if b, ok := appendRequestHead(nil, post); !ok || !bytes.Contains(b, []byte("Content-Length: 0\r\n")) || !bytes.Contains(b, []byte("Host: example.test:8080\r\n")) {
 		t.Fatalf("empty POST: ok %v\n%s", ok, b)

@@ -49,6 +49,10 @@ func (p *HTTP) Source() attack.Source {
 	if p.Header == nil {
 		p.Header = http.Header{}
 	}
+	if _, set := p.Header["User-Agent"]; !set {
+		// Like wrk, no User-Agent unless --header gives one: the request is the route alone.
+		p.Header["User-Agent"] = []string{""}
+	}
 	if p.Method == "" {
 		p.Method = http.MethodGet
 	}
