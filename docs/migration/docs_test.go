@@ -39,9 +39,7 @@ import (
 	"testing"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/redis/go-redis/v9"
 
@@ -486,10 +484,7 @@ func newChartWorld(t *testing.T, k *testenv.Kube) string {
 		_, _ = exec.Command(filepath.Join(k.BinDir, "kubectl"), "--kubeconfig="+k.Kubeconfig, "delete", "storageclass", sc, "--wait=false").CombinedOutput()
 	})
 	w := &podMounts{k: k, ns: ns, pv: pv, seen: map[string]bool{}}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	go w.watch(ctx, t, done)
+	k.WatchPods(t, ns, w.onPod)
 
 	k.Apply(t, "", fmt.Sprintf(`apiVersion: storage.k8s.io/v1
 kind: StorageClass
@@ -583,32 +578,16 @@ type podMounts struct {
 	seen map[string]bool
 }
 
-func (w *podMounts) watch(ctx context.Context, t *testing.T, done chan struct{}) {
-	defer close(done)
-	cs := w.k.Clients.Clientset
-	for ctx.Err() == nil {
-		wi, err := cs.CoreV1().Pods(w.ns).Watch(ctx, metav1.ListOptions{})
-		if err != nil {
-			time.Sleep(100 * time.Millisecond)
-			continue
-		}
-		for ev := range wi.ResultChan() {
-			p, ok := ev.Object.(*corev1.Pod)
-			if !ok || ev.Type == watch.Deleted {
-				continue
-			}
-			w.mu.Lock()
-			seen := w.seen[p.Name]
-			w.seen[p.Name] = true
-			w.mu.Unlock()
-			if !seen {
-				if err := w.mount(ctx, p.Name); err != nil && ctx.Err() == nil {
-					t.Logf("setting the mountinfo of pod %s/%s: %v", w.ns, p.Name, err)
-				}
-			}
-		}
-		wi.Stop()
+// onPod gives a pod its mountinfo the first time it is seen.
+func (w *podMounts) onPod(ctx context.Context, pod string) error {
+	w.mu.Lock()
+	seen := w.seen[pod]
+	w.seen[pod] = true
+	w.mu.Unlock()
+	if seen {
+		return nil
 	}
+	return w.mount(ctx, pod)
 }
 
 func (w *podMounts) mount(ctx context.Context, pod string) error {

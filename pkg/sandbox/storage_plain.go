@@ -59,32 +59,9 @@ func (s *plainStorage) extract(ctx context.Context, id string) error {
 	if err := sleepCtx(ctx, s.hold); err != nil {
 		return err
 	}
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		return fmt.Errorf("opening %s: %v", filepath.Base(zipPath), err)
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		name, err := entryName(f.Name)
-		if err != nil {
-			return err
-		}
-		dest := filepath.Join(dir, name)
-		if f.FileInfo().IsDir() {
-			if err := os.MkdirAll(dest, 0o755); err != nil {
-				return err
-			}
-			continue
-		}
-		if exists(dest) { // extraction skips files that already exist
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return err
-		}
-		if err := extractEntry(ctx, s.p, f, dest); err != nil {
-			return err
-		}
+	// Extraction skips files that already exist.
+	if err := extractAll(ctx, s.p, zipPath, dir, true); err != nil {
+		return err
 	}
 	return os.WriteFile(filepath.Join(dir, receiptFileName), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
 }
@@ -112,6 +89,39 @@ func writeInPlace(ctx context.Context, p pacer, path string, body []byte) error 
 }
 
 // extractEntry writes one zip entry to dest in paced pieces; a corrupt entry leaves what was
+// extractAll unpacks every entry of zipPath into dir, checking each CRC. With skipExisting, files
+// already in dir are left as they are (the real app's extraction, racing another one).
+func extractAll(ctx context.Context, p pacer, zipPath, dir string, skipExisting bool) error {
+	zr, err := zip.OpenReader(zipPath)
+	if err != nil {
+		return fmt.Errorf("opening %s: %v", filepath.Base(zipPath), err)
+	}
+	defer zr.Close()
+	for _, f := range zr.File {
+		name, err := entryName(f.Name)
+		if err != nil {
+			return err
+		}
+		dest := filepath.Join(dir, name)
+		if f.FileInfo().IsDir() {
+			if err := os.MkdirAll(dest, 0o755); err != nil {
+				return err
+			}
+			continue
+		}
+		if skipExisting && exists(dest) {
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
+			return err
+		}
+		if err := extractEntry(ctx, p, f, dest); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // written so far (as rubyzip does) and returns the error.
 func extractEntry(ctx context.Context, p pacer, f *zip.File, dest string) error {
 	rc, err := f.Open()

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"archive/zip"
 	"context"
 	"errors"
 	"fmt"
@@ -127,7 +126,7 @@ func (s *redlockStorage) extract(ctx context.Context, id string) error {
 			return err
 		}
 		defer os.RemoveAll(tmp)
-		if err := extractAll(ctx, s.p, zipPath, tmp); err != nil {
+		if err := extractAll(ctx, s.p, zipPath, tmp, false); err != nil {
 			return err
 		}
 		stamp := []byte(time.Now().UTC().Format(time.RFC3339Nano) + "\n")
@@ -235,35 +234,6 @@ func writeTemp(ctx context.Context, p pacer, dir string, body []byte) (string, e
 		return "", err
 	}
 	return f.Name(), nil
-}
-
-// extractAll unpacks every entry of zipPath into the empty directory dir, checking each CRC.
-func extractAll(ctx context.Context, p pacer, zipPath, dir string) error {
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		return fmt.Errorf("opening %s: %v", filepath.Base(zipPath), err)
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		name, err := entryName(f.Name)
-		if err != nil {
-			return err
-		}
-		dest := filepath.Join(dir, name)
-		if f.FileInfo().IsDir() {
-			if err := os.MkdirAll(dest, 0o755); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return err
-		}
-		if err := extractEntry(ctx, p, f, dest); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // swapDir puts the directory src in place of dst whole: an atomic exchange (renameat2

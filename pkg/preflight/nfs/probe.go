@@ -230,27 +230,8 @@ func probeDirection(ctx context.Context, w, r, id string, o ProbeOptions) ([]pre
 			return "mtime " + fi.ModTime().UTC().Format(time.RFC3339), fi.ModTime().Equal(past)
 		}},
 	}
-	for _, ob := range obs {
-		ob.first, ob.fresh = ob.check()
-		ob.done = ob.fresh
-	}
-	deadline := start.Add(o.Timeout)
-	for ctx.Err() == nil && time.Now().Before(deadline) {
-		pending := 0
-		for _, ob := range obs {
-			if ob.done {
-				continue
-			}
-			if _, ok := ob.check(); ok {
-				ob.done, ob.conv = true, time.Since(start)
-			} else {
-				pending++
-			}
-		}
-		if pending == 0 {
-			break
-		}
-		sleep(ctx, o.Poll)
+	if err := converge(ctx, obs, start, o, nil); err != nil {
+		return nil, err
 	}
 	var rs []preflight.Result
 	for _, ob := range obs {
@@ -258,6 +239,51 @@ func probeDirection(ctx context.Context, w, r, id string, o ProbeOptions) ([]pre
 	}
 	rs = append(rs, probeFlock(p(w, "lock"), p(r, "lock"), subject))
 	return rs, nil
+}
+
+// converge looks at every observation at once (what the reader sees first, and whether that is
+// fresh), then again every o.Poll until all have converged or o.Timeout has passed since start.
+// refresh, when set, runs before every look (one exec reading a pod's view).
+func converge(ctx context.Context, obs []*observation, start time.Time, o ProbeOptions, refresh func() error) error {
+	look := func(first bool) error {
+		if refresh != nil {
+			if err := refresh(); err != nil {
+				return err
+			}
+		}
+		for _, ob := range obs {
+			switch {
+			case first:
+				ob.first, ob.fresh = ob.check()
+				ob.done = ob.fresh
+			case !ob.done:
+				if _, ok := ob.check(); ok {
+					ob.done, ob.conv = true, time.Since(start)
+				}
+			}
+		}
+		return nil
+	}
+	if err := look(true); err != nil {
+		return err
+	}
+	deadline := start.Add(o.Timeout)
+	for ctx.Err() == nil && time.Now().Before(deadline) && !allDone(obs) {
+		sleep(ctx, o.Poll)
+		if err := look(false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func allDone(obs []*observation) bool {
+	for _, ob := range obs {
+		if !ob.done {
+			return false
+		}
+	}
+	return true
 }
 
 // result is the verdict of one observation: PASS when fresh at once, else STALE (FAIL) with

@@ -209,36 +209,8 @@ func probePodDirection(ctx context.Context, w, r podSide, d string, o ProbeOptio
 			return "mtime " + v, v == wantMtime
 		}},
 	}
-	if err := look(); err != nil {
+	if err := converge(ctx, obs, start, o, look); err != nil {
 		return nil, err
-	}
-	for _, ob := range obs {
-		ob.first, ob.fresh = ob.check()
-		ob.done = ob.fresh
-	}
-	deadline := start.Add(o.Timeout)
-	for ctx.Err() == nil && time.Now().Before(deadline) {
-		pending := 0
-		for _, ob := range obs {
-			if !ob.done {
-				pending++
-			}
-		}
-		if pending == 0 {
-			break
-		}
-		sleep(ctx, o.Poll)
-		if err := look(); err != nil {
-			return nil, err
-		}
-		for _, ob := range obs {
-			if ob.done {
-				continue
-			}
-			if _, ok := ob.check(); ok {
-				ob.done, ob.conv = true, time.Since(start)
-			}
-		}
 	}
 	rs := make([]preflight.Result, 0, len(obs))
 	for _, ob := range obs {

@@ -16,7 +16,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/osctl/osctl/internal/testenv"
 )
@@ -85,10 +84,7 @@ spec:
 	cs := k.Clients.Clientset
 	w := &Workload{K: k, NS: ns, applied: map[string]bool{}, mount: func(string) string { return NoacMount }}
 	// Pods see the mountinfo the test chose from the moment they exist.
-	wctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	t.Cleanup(func() { cancel(); <-done })
-	go w.watchPods(wctx, t, done)
+	k.WatchPods(t, ns, w.onPod)
 
 	k.Apply(t, ns, fmt.Sprintf(`apiVersion: v1
 kind: PersistentVolumeClaim
@@ -175,31 +171,15 @@ func (w *Workload) applyMount(ctx context.Context, pod string) error {
 	return w.K.PutPodMountinfo(ctx, w.NS, pod, rootMount+fn(pod))
 }
 
-func (w *Workload) watchPods(ctx context.Context, t *testing.T, done chan struct{}) {
-	defer close(done)
-	cs := w.K.Clients.Clientset
-	for ctx.Err() == nil {
-		wi, err := cs.CoreV1().Pods(w.NS).Watch(ctx, metav1.ListOptions{})
-		if err != nil {
-			time.Sleep(100 * time.Millisecond)
-			continue
-		}
-		for ev := range wi.ResultChan() {
-			p, ok := ev.Object.(*corev1.Pod)
-			if !ok || ev.Type == watch.Deleted {
-				continue
-			}
-			w.mu.Lock()
-			seen := w.applied[p.Name]
-			w.mu.Unlock()
-			if !seen {
-				if err := w.applyMount(ctx, p.Name); err != nil && ctx.Err() == nil {
-					t.Logf("setting the mountinfo of pod %s: %v", p.Name, err)
-				}
-			}
-		}
-		wi.Stop()
+// onPod gives a pod the chosen mountinfo unless it has it already.
+func (w *Workload) onPod(ctx context.Context, pod string) error {
+	w.mu.Lock()
+	seen := w.applied[pod]
+	w.mu.Unlock()
+	if seen {
+		return nil
 	}
+	return w.applyMount(ctx, pod)
 }
 
 // HPA returns the HPA's range now.
