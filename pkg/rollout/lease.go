@@ -67,6 +67,20 @@ func (e *HeldError) Error() string {
 var ErrLeaseLost = errors.New("lost the rollout's Lease: another osctl took it over, or it could not be renewed in time")
 
 // leaseKeeper holds a Lease and renews it until stopped.
+// watch returns a context derived from ctx that ends, with cause ErrLeaseLost, as soon as the
+// Lease is lost; cancel releases it.
+func (k *leaseKeeper) watch(ctx context.Context) (context.Context, context.CancelFunc) {
+	wctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		select {
+		case <-k.lost:
+			cancel(ErrLeaseLost)
+		case <-wctx.Done():
+		}
+	}()
+	return wctx, func() { cancel(nil) }
+}
+
 type leaseKeeper struct {
 	client   kubernetes.Interface
 	ns, name string

@@ -31,15 +31,8 @@ func (r *Runner) rollback(ctx context.Context, k *leaseKeeper, j *Journal, reaso
 func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target Range, why string, donePhase Phase) *Outcome {
 	rctx, cancelT := context.WithTimeout(context.WithoutCancel(ctx), r.rollbackTimeout())
 	defer cancelT()
-	rctx, cancel := context.WithCancelCause(rctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-k.lost:
-			cancel(ErrLeaseLost)
-		case <-rctx.Done():
-		}
-	}()
+	rctx, cancel := k.watch(rctx)
+	defer cancel()
 	event := "rollback"
 	if donePhase == PhaseUndone {
 		event = "undo"

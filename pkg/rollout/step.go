@@ -32,15 +32,8 @@ func (e *GateError) Error() string {
 func (r *Runner) execute(ctx context.Context, k *leaseKeeper, j *Journal, gates []Gate, from int) *Outcome {
 	k.start(context.WithoutCancel(ctx))
 	defer k.release(context.WithoutCancel(ctx))
-	runCtx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	go func() {
-		select {
-		case <-k.lost:
-			cancel(ErrLeaseLost)
-		case <-runCtx.Done():
-		}
-	}()
+	runCtx, cancel := k.watch(ctx)
+	defer cancel()
 	err := r.steps(runCtx, j, gates, from)
 	if err == nil {
 		return &Outcome{Phase: PhaseCompleted, Journal: j, Final: j.Expected}

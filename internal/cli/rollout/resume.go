@@ -92,12 +92,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err := cmdutil.Confirm(f.IO, o.Yes, fmt.Sprintf("Resume the rollout of HPA %s/%s?", r.Namespace, r.HPA)); err != nil {
 		return err
 	}
-	r.Holder = s.holder(ctx)
-	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
-	r.GateTimeout, r.RollbackTimeout = o.GateTimeout, o.RollbackTimeout
-	pp := newProgressPrinter(f.IO)
-	r.Observer = pp.observe
-	stop := pp.watchSignals()
+	stop := s.drive(ctx, f, o.Lease, o.GateTimeout, o.RollbackTimeout, false)
 	defer stop()
 	out, err := r.Resume(ctx, t, gates)
 	if err != nil {

@@ -138,12 +138,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	} else if err := cmdutil.Confirm(f.IO, o.Yes, q); err != nil {
 		return err
 	}
-	r.Holder = s.holder(ctx)
-	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
-	r.GateTimeout, r.RollbackTimeout = o.GateTimeout, o.RollbackTimeout
-	pp := newProgressPrinter(f.IO)
-	r.Observer = pp.observe
-	stopSignals := pp.watchSignals()
+	stopSignals := s.drive(ctx, f, o.Lease, o.GateTimeout, o.RollbackTimeout, false)
 	defer stopSignals()
 	if o.Lease.Force && t.Lease != nil && t.Lease.Live {
 		fmt.Fprintf(errOut, "WARNING: --force: taking the rollout Lease from %s\n", t.Lease.Holder)

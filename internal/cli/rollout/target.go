@@ -47,6 +47,19 @@ func (s *session) holder(ctx context.Context) string {
 	return rollout.NewHolder(rollout.WhoAmI(cctx, s.kube.Clientset))
 }
 
+// drive readies the runner to change the cluster (its holder, Lease and timeouts, a progress
+// printer on stderr) and starts telling the user what Ctrl-C does; stop ends that.
+func (s *session) drive(ctx context.Context, f *cmdutil.Factory, lease LeaseFlags, gateTimeout, rollbackTimeout time.Duration, rollingBack bool) (stop func()) {
+	r := s.runner
+	r.Holder = s.holder(ctx)
+	r.LeaseDuration, r.Force = lease.Duration, lease.Force
+	r.GateTimeout, r.RollbackTimeout = gateTimeout, rollbackTimeout
+	pp := newProgressPrinter(f.IO)
+	pp.rollingBack.Store(rollingBack)
+	r.Observer = pp.observe
+	return pp.watchSignals()
+}
+
 func needsFor(gc rollout.GateConfig, change bool) *rollout.Needs {
 	return &rollout.Needs{Change: change, Watch: change, PodsGate: gc.Pods || gc.Locks, NFSGate: gc.NFS}
 }

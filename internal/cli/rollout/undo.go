@@ -68,18 +68,12 @@ func undoRun(ctx context.Context, o *UndoOptions) error {
 	}
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
 		j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))
-	r.Holder = s.holder(ctx)
-	r.LeaseDuration, r.Force = o.Lease.Duration, o.Lease.Force
-	r.RollbackTimeout = o.RollbackTimeout
 	if o.DryRun.server() {
 		r.DryRun = true
 	} else if err := cmdutil.Confirm(f.IO, o.Yes, fmt.Sprintf("Restore HPA %s/%s to its original range %s?", r.Namespace, r.HPA, j.Original.Range)); err != nil {
 		return err
 	}
-	pp := newProgressPrinter(f.IO)
-	pp.rollingBack.Store(true)
-	r.Observer = pp.observe
-	stop := pp.watchSignals()
+	stop := s.drive(ctx, f, o.Lease, r.GateTimeout, o.RollbackTimeout, true)
 	defer stop()
 	out, err := r.Undo(ctx, t)
 	if err != nil {
