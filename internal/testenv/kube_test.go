@@ -21,20 +21,10 @@ func TestMain(m *testing.M) { os.Exit(RunMain(m)) }
 func TestKubeHarness(t *testing.T) {
 	k := SharedKube(t)
 	ns := k.NewNamespace(t)
-	k.Apply(t, ns, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: registry.invalid/web:1
-        ports: [{name: redis, containerPort: 6379}]
----
+	k.Apply(t, ns, WebDeployment(1, `containers:
+- name: web
+  image: registry.invalid/web:1
+  ports: [{name: redis, containerPort: 6379}]`)+`---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}

@@ -2,6 +2,8 @@ package testenv
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -38,4 +40,26 @@ func (k *Kube) WatchPods(t testing.TB, ns string, fn func(ctx context.Context, p
 			wi.Stop()
 		}
 	}()
+}
+
+// WebDeployment is the manifest of a Deployment named web whose pods are labelled app=web, with
+// replicas and podSpec: the pod template's spec, as YAML starting at column 0.
+func WebDeployment(replicas int, podSpec string) string {
+	lines := strings.Split(strings.TrimRight(podSpec, "\n"), "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "      " + l
+		}
+	}
+	return fmt.Sprintf(`apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec:
+  replicas: %d
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+%s
+`, replicas, strings.Join(lines, "\n"))
 }

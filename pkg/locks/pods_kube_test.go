@@ -21,17 +21,7 @@ func TestHolderPodGoneAgainstRealCluster(t *testing.T) {
 	k := testenv.SharedKube(t)
 	r := testenv.StartRedis(t)
 	ns := k.NewNamespace(t)
-	k.Apply(t, ns, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: registry.invalid/web:1}]
-`)
+	k.Apply(t, ns, testenv.WebDeployment(1, `containers: [{name: web, image: registry.invalid/web:1}]`))
 	ctx := context.Background()
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	c := r.Client()

@@ -205,23 +205,14 @@ func TestBarePreflightWithRedis(t *testing.T) {
 func TestLiveNFSThroughFlags(t *testing.T) {
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
-	k.Apply(t, ns, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: nrel/openstudio-server:3.7.0
-        volumeMounts: [{name: nfs, mountPath: /mnt/openstudio}]
-      volumes:
-      - name: nfs
-        nfs: {server: 10.0.12.7, path: /export}
-`)
+	k.Apply(t, ns, testenv.WebDeployment(1, `containers:
+- name: web
+  image: nrel/openstudio-server:3.7.0
+  volumeMounts: [{name: nfs, mountPath: /mnt/openstudio}]
+volumes:
+- name: nfs
+  nfs: {server: 10.0.12.7, path: /export}
+`))
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	mi, err := os.ReadFile(ex + "mountinfo/noac.txt")
 	if err != nil {

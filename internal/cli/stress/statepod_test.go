@@ -20,17 +20,8 @@ import (
 func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
-	k.Apply(t, ns, `apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 1
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
-`)
+	k.Apply(t, ns, testenv.WebDeployment(1, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
+`))
 	ctx := context.Background()
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")

@@ -27,47 +27,30 @@ func probePods(t *testing.T, dir string, spread bool) (*testenv.Kube, string, []
 	placement := `nodeSelector: {kubernetes.io/hostname: kwok-node-0}`
 	if spread {
 		placement = `affinity:
-        podAntiAffinity:
-          requiredDuringSchedulingIgnoredDuringExecution:
-          - labelSelector: {matchLabels: {app: web}}
-            topologyKey: kubernetes.io/hostname`
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+    - labelSelector: {matchLabels: {app: web}}
+      topologyKey: kubernetes.io/hostname`
 	}
-	k.Apply(t, ns, fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: 2
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      %s
-      containers:
-      - name: sidecar
-        image: busybox
-      - name: web
-        image: nrel/openstudio-server:3.7.0
-        volumeMounts: [{name: shared, mountPath: %q}]
-      volumes:
-      - name: shared
-        emptyDir: {}
-`, placement, dir))
+	k.Apply(t, ns, testenv.WebDeployment(2, fmt.Sprintf(`%s
+containers:
+- name: sidecar
+  image: busybox
+- name: web
+  image: nrel/openstudio-server:3.7.0
+  volumeMounts: [{name: shared, mountPath: %q}]
+volumes:
+- name: shared
+  emptyDir: {}
+`, placement, dir)))
 	var pods []corev1.Pod
-	testenv.WaitFor(t, 60*time.Second, "2 ready web pods", func() (bool, error) {
-		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
+	for _, name := range k.ReadyPods(t, ns, "app=web", 2) {
+		p, err := k.Clients.Clientset.CoreV1().Pods(ns).Get(context.Background(), name, metav1.GetOptions{})
 		if err != nil {
-			return false, err
+			t.Fatal(err)
 		}
-		pods = pods[:0]
-		for _, p := range l.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == corev1.PodReady && c.Status == corev1.ConditionTrue {
-					pods = append(pods, p)
-				}
-			}
-		}
-		return len(pods) == 2, nil
-	})
+		pods = append(pods, *p)
+	}
 	return k, ns, pods
 }
 
