@@ -6,35 +6,10 @@ import (
 	"io"
 	"strings"
 
+	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/osctl/osctl/pkg/stress/detect"
 )
-
-type junitSuites struct {
-	XMLName xml.Name     `xml:"testsuites"`
-	Suites  []junitSuite `xml:"testsuite"`
-}
-
-type junitSuite struct {
-	Name     string      `xml:"name,attr"`
-	Tests    int         `xml:"tests,attr"`
-	Failures int         `xml:"failures,attr"`
-	Errors   int         `xml:"errors,attr"`
-	Time     string      `xml:"time,attr"`
-	Cases    []junitCase `xml:"testcase"`
-}
-
-type junitCase struct {
-	Name      string        `xml:"name,attr"`
-	Classname string        `xml:"classname,attr"`
-	Failure   *junitFailure `xml:"failure,omitempty"`
-	Error     *junitFailure `xml:"error,omitempty"`
-}
-
-type junitFailure struct {
-	Message string `xml:"message,attr"`
-	Type    string `xml:"type,attr"`
-	Body    string `xml:",chardata"`
-}
 
 // KindsOf returns the finding kinds a profile can give.
 func KindsOf(profile string) []string {
@@ -50,10 +25,10 @@ func KindsOf(profile string) []string {
 // WriteJUnit writes the report as one test suite: one case per finding kind (failed with its
 // findings) and one case for the verdict being earned (an error when inconclusive).
 func WriteJUnit(w io.Writer, r *Report) error {
-	s := junitSuite{Name: "osctl stress " + r.Profile + " " + r.Run, Time: fmt.Sprintf("%.3f", r.Elapsed)}
+	s := junit.Testsuite{Name: "osctl stress " + r.Profile + " " + r.Run, Time: fmt.Sprintf("%.3f", r.Elapsed)}
 	class := "osctl.stress." + r.Profile
 	for _, k := range KindsOf(r.Profile) {
-		c := junitCase{Name: "no " + k, Classname: class}
+		c := junit.Testcase{Name: "no " + k, Classname: class}
 		var lines []string
 		for _, f := range r.Findings {
 			if f.Kind == k {
@@ -61,28 +36,21 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			}
 		}
 		if len(lines) > 0 {
-			c.Failure = &junitFailure{Message: fmt.Sprintf("%d %s findings", len(lines), k), Type: k, Body: strings.Join(lines, "\n")}
-			s.Failures++
+			c.Failure = &junit.Result{Message: fmt.Sprintf("%d %s findings", len(lines), k), Type: k, Data: strings.Join(lines, "\n")}
 		}
-		s.Cases = append(s.Cases, c)
+		s.AddTestcase(c)
 	}
-	c := junitCase{Name: "verdict earned", Classname: class}
+	c := junit.Testcase{Name: "verdict earned", Classname: class}
 	if !r.Conclusive {
-		c.Error = &junitFailure{Message: "inconclusive", Type: "inconclusive", Body: strings.Join(r.Reasons, "\n")}
-		s.Errors++
+		c.Error = &junit.Result{Message: "inconclusive", Type: "inconclusive", Data: strings.Join(r.Reasons, "\n")}
 	}
-	s.Cases = append(s.Cases, c)
-	s.Tests = len(s.Cases)
+	s.AddTestcase(c)
+	var out junit.Testsuites
+	out.AddSuite(s)
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}
-	enc := xml.NewEncoder(w)
-	enc.Indent("", "  ")
-	if err := enc.Encode(junitSuites{Suites: []junitSuite{s}}); err != nil {
-		return err
-	}
-	_, err := io.WriteString(w, "\n")
-	return err
+	return out.WriteXML(w)
 }
 
 // FindingLine is one line describing a finding.

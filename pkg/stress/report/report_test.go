@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/HdrHistogram/hdrhistogram-go"
+	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
@@ -45,12 +46,15 @@ func TestJUnit(t *testing.T) {
 	if err := WriteJUnit(&buf, sample()); err != nil {
 		t.Fatal(err)
 	}
-	var s junitSuites
+	var s junit.Testsuites
 	if err := xml.Unmarshal(buf.Bytes(), &s); err != nil {
 		t.Fatal(err)
 	}
 	if s.Suites[0].Failures != 1 || s.Suites[0].Tests != 6 || s.Suites[0].Errors != 0 {
 		t.Fatalf("%+v", s.Suites[0])
+	}
+	if c := s.Suites[0].Testcases; len(c) != 6 || c[5].Name != "verdict earned" || c[5].Error != nil {
+		t.Fatalf("cases %+v", c)
 	}
 	if !strings.Contains(buf.String(), "osctl-0badc0de-00000003") {
 		t.Fatal("the finding's request is not named")
