@@ -203,7 +203,7 @@ func runStress(ctx context.Context, o *Options) error {
 
 	bar := newBar(o, errOut)
 	aopts := attack.Options{Concurrency: o.Concurrency, Rate: o.Rate, Duration: o.Duration, MaxErrorRate: o.MaxErrorRate, Now: o.Factory.Now,
-		EventLoop: eventLoop, Timeout: o.Timeout}
+		EventLoop: eventLoop}
 	if bar != nil {
 		aopts.OnDone = func() { _ = bar.Add(1) }
 	}

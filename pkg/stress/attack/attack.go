@@ -100,7 +100,8 @@ type Options struct {
 	// request: for plain http:// requests whose answers are judged by status and headers (the
 	// operations get no body), see EventLoopOK. The client is then not used.
 	EventLoop bool
-	// Timeout bounds one request on the event loops (the client has its own). The default is 30s.
+	// Timeout bounds one request on the event loops. The default is the client's own when it is
+	// a *Conns, else 30s.
 	Timeout time.Duration
 }
 
@@ -119,6 +120,9 @@ func Run(ctx context.Context, client Client, src Source, o Options) *Stats {
 	}
 	if o.SampleEvery <= 0 {
 		o.SampleEvery = 100 * time.Millisecond
+	}
+	if c, ok := client.(*Conns); ok && o.Timeout <= 0 {
+		o.Timeout = c.Timeout
 	}
 	if o.MinForErrorRate <= 0 {
 		o.MinForErrorRate = 100

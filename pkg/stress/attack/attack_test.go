@@ -159,7 +159,7 @@ func TestClosedLoopDurationAndInterrupt(t *testing.T) {
 			}
 			cancel()
 		}()
-		st = Run(ctx, NewConns(10, time.Minute), limited(1<<40, hold.URL), Options{Concurrency: 10, EventLoop: eventLoop, Timeout: time.Minute})
+		st = Run(ctx, NewConns(10, time.Minute), limited(1<<40, hold.URL), Options{Concurrency: 10, EventLoop: eventLoop})
 		if c := st.Counts(); st.Stopped != StopInterrupted || c.Total != 10 || c.Errors != 10 || c.Ambiguous != 10 {
 			t.Fatalf("stopped %q, %+v", st.Stopped, c)
 		}
@@ -211,7 +211,7 @@ func testTimeoutIsAmbiguous(t *testing.T, eventLoop bool) {
 	}))
 	defer srv.Close()
 	defer close(release)
-	st := Run(context.Background(), NewConns(3, 200*time.Millisecond), limited(3, srv.URL), Options{Concurrency: 3, EventLoop: eventLoop, Timeout: 200 * time.Millisecond})
+	st := Run(context.Background(), NewConns(3, 200*time.Millisecond), limited(3, srv.URL), Options{Concurrency: 3, EventLoop: eventLoop})
 	if c := st.Counts(); c.Timeouts != 3 || c.Ambiguous != 3 {
 		t.Fatalf("%+v", c)
 	}

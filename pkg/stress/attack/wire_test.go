@@ -174,7 +174,7 @@ func TestAnswerFraming(t *testing.T) {
 		})
 		conns := NewConns(c, 10*time.Second)
 		defer conns.Close() // before the server's cleanup waits for its connections to end
-		st := Run(context.Background(), conns, src, Options{Concurrency: c, EventLoop: eventLoop, Timeout: 10 * time.Second})
+		st := Run(context.Background(), conns, src, Options{Concurrency: c, EventLoop: eventLoop})
 		if len(bad) > 0 {
 			t.Fatalf("%d wrong answers, first: %s", len(bad), bad[0])
 		}
