@@ -79,6 +79,12 @@ func printTable(w io.Writer, r *report.Report) error {
 	_ = t.Append("outcomes", fmt.Sprintf("%d acknowledged (%.1f%%), %d rejected, %d ambiguous", c.Acknowledged, 100*r.AckFraction, c.Rejected, c.Ambiguous))
 	_ = t.Append("status", fmt.Sprintf("2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors))
 	_ = t.Append("latency", fmt.Sprintf("p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max))
+	for _, op := range r.Operations {
+		_ = t.Append("  "+op.Op, fmt.Sprintf("%d sent: %d acknowledged, %d rejected, %d ambiguous", op.Sent, op.Acknowledged, op.Rejected, op.Ambiguous))
+	}
+	if x := r.Extractions; x != nil && (x.Expected > 0 || x.Jobs > 0) {
+		_ = t.Append("extractions", fmt.Sprintf("%d judged, %d not judged (every job still queued); jobs %d: %d ran, %d still queued", x.Judged, x.NotJudged, x.Jobs, x.Ran, x.Queued))
+	}
 	if ct := r.Contention; ct != nil {
 		_ = t.Append("contention", fmt.Sprintf("%d of %d analyses saw 2+ overlapping writes; max %d writes, %d requests in flight on one analysis", ct.Contended, ct.Analyses, ct.MaxOverlappingWrites, ct.MaxInFlightOneAnalysis))
 	}

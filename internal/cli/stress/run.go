@@ -164,6 +164,7 @@ func runStress(ctx context.Context, o *Options) error {
 		}
 		osp = &profile.OpenStudio{Run: runID, Targets: targets, Requests: o.Requests, Analyses: a, Project: o.Project, Mix: mix,
 			StartTargets: startIdx, Client: client, Record: rec.record, Now: o.Factory.Now}
+		hdr.Mix = osp.EffectiveMix()
 	case "jobs":
 		maxActive := o.MaxActive
 		for _, t := range targets {
@@ -244,17 +245,20 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 	if osp != nil {
 		if !partial && o.SettleTimeout > 0 {
-			fmt.Fprintf(errOut, "waiting up to %s for the state to settle\n", o.SettleTimeout)
+			fmt.Fprintf(errOut, "waiting up to %s for the analyses' jobs to leave \"queued\" and the files to settle\n", o.SettleTimeout)
 			var fp func(context.Context) (string, error)
 			if fingerprint != nil {
 				dirs := detect.Dirs(&history.History{Header: hdr, Records: rec.records()})
 				fp = func(ctx context.Context) (string, error) { return fingerprint(ctx, dirs) }
 			}
-			sr := osp.Settle(postCtx, o.SettleTimeout, 500*time.Millisecond, fp)
-			settled = sr.Settled
+			sr := osp.Settle(postCtx, o.SettleTimeout, time.Second, fp)
+			settled = sr.Quiet
 			rep.SettleWait = sr.Waited.Seconds()
-			if !settled {
-				notice("the state did not settle within --settle-timeout %s", o.SettleTimeout)
+			if sr.Queued > 0 {
+				notice("%d of %d jobs were still queued after --settle-timeout %s: their extractions had not run or failed, and are not judged", sr.Queued, sr.Jobs, o.SettleTimeout)
+			}
+			if !sr.Quiet {
+				notice("the files were still changing after --settle-timeout %s", o.SettleTimeout)
 			}
 		} else {
 			settled = !partial
@@ -370,7 +374,8 @@ func (o *Options) stateReader() (snapshot.Reader, func(context.Context, []string
 		if err != nil {
 			return errReader{err}, nil
 		}
-		return snapshot.Pod{REST: kc.REST, Clientset: kc.Clientset, Namespace: kc.Namespace, Name: o.StatePod, Container: o.StateContainer, Mount: o.StateMount}, nil
+		p := snapshot.Pod{REST: kc.REST, Clientset: kc.Clientset, Namespace: kc.Namespace, Name: o.StatePod, Container: o.StateContainer, Mount: o.StateMount}
+		return p, p.Fingerprint
 	}
 	return nil, nil
 }

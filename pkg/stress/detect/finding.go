@@ -67,8 +67,10 @@ func refs(rs []*history.Record, limit int) []RequestRef {
 	return out
 }
 
-// DefaultIgnore is the default ignore list: names the app or NFS generate (base-name globs).
-var DefaultIgnore = []string{".osctl-*", "analysis_zip.lock", "analysis_zip.receipt", ".nfs*"}
+// DefaultIgnore is the default ignore list: names the app or NFS generate (base-name globs). The
+// last one is the temporary file rubyzip writes beside a zip it rewrites (<name>.zipYYYYMMDD-pid-rand)
+// and renames over it.
+var DefaultIgnore = []string{".osctl-*", "analysis_zip.lock", "analysis_zip.receipt", ".nfs*", "*.zip[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*"}
 
 func ignored(p string, ignore []string) bool {
 	base := path.Base(p)

@@ -60,6 +60,8 @@ type Judgement struct {
 	AckFraction  float64        `json:"acknowledged_fraction"`
 	Outcomes     map[string]int `json:"outcomes"`
 	Contention   *Contention    `json:"contention,omitempty"`
+	Operations   []OpStats      `json:"operations,omitempty"`
+	Extractions  *Extractions   `json:"extractions,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
 }
@@ -124,11 +126,16 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
 		c := ContentionOf(h)
 		j.Contention = &c
+		x := ExtractionsOf(h)
+		j.Extractions = &x
 	case "jobs":
 		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
+	}
+	if h.Header.Profile != "http" {
+		j.Operations = Operations(h)
 	}
 	switch {
 	case len(j.Findings) > 0:
@@ -150,7 +157,10 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %.0f%% needed): raise --concurrency or lower --analyses", j.Contention.Contended, j.Contention.Analyses, 100*o.MinContended))
 		}
 		if h.Header.Profile == "openstudio" && !j.Settled {
-			j.Reasons = append(j.Reasons, "the state did not settle within --settle-timeout")
+			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise --settle-timeout")
+		}
+		if h.Header.Profile == "openstudio" {
+			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions)...)
 		}
 		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
 			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")

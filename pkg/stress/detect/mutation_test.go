@@ -1,6 +1,9 @@
 package detect
 
 import (
+	"archive/zip"
+	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -100,13 +103,25 @@ func TestMutations(t *testing.T) {
 		{"record not read back", Lost, func(t *testing.T, s *scenario) {
 			for i := range s.h.Records {
 				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.ID == profile.DataPointID(testRun, 1) {
-					r.Status = 404
+					r.Status, r.Found, r.Body = 422, false, `{"error":"No Datapoint"}`
+				}
+			}
+		}},
+		{"read-back 200 null", Lost, func(t *testing.T, s *scenario) {
+			// The real server answers a missing analysis with 200 and {"analysis":null}.
+			for i := range s.h.Records {
+				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.Op == "analysis" && r.ID == a {
+					r.Status, r.Found, r.Body = 200, false, `{"analysis":null}`
 				}
 			}
 		}},
 		{"zip explained by no upload (lost upload ack)", Torn, func(t *testing.T, s *scenario) {
-			// The zip on disk is upload 1's; pretend upload 1 never happened.
-			uploadOf(s, 1).Hash = "0000"
+			// The zip on disk is upload 1's; pretend upload 1 never happened (neither its bytes
+			// nor its entries are in the history).
+			up := uploadOf(s, 1)
+			up.Hash = "0000"
+			up.Manifest = append([]history.Entry(nil), up.Manifest...)
+			up.Manifest[0].Hash = "0000"
 		}},
 	}
 	for _, c := range cases {
@@ -127,6 +142,92 @@ func TestMutations(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestHarmlessMutations changes what a correct server may change, and checks that the detector
+// finds nothing.
+func TestHarmlessMutations(t *testing.T) {
+	a := profile.AnalysisID(testRun, 1)
+	zipPath := "server/assets/analyses/" + a + "/original/" + profile.ZipName(testRun)
+	cases := []struct {
+		name   string
+		mutate func(t *testing.T, s *scenario)
+		check  func(t *testing.T, j Judgement)
+	}{
+		{"stored zip rewritten with sorted entries", func(t *testing.T, s *scenario) {
+			// What the real server's extraction did before upstream's fix: the same entries
+			// with the same bytes, in name order, in a zip whose bytes differ.
+			full := filepath.Join(s.root, zipPath)
+			old, err := os.ReadFile(full)
+			if err != nil {
+				t.Fatal(err)
+			}
+			re := sortedZip(t, old)
+			if bytes.Equal(re, old) {
+				t.Fatal("the rewrite kept the bytes: the mutation proves nothing")
+			}
+			write(t, s, zipPath, re)
+		}, nil},
+		{"job still queued: extraction not judged", func(t *testing.T, s *scenario) {
+			// The extraction is gone, but its analysis's only job never left "queued": it
+			// may not have run yet, or it failed. That is never "lost".
+			if err := os.RemoveAll(filepath.Join(s.root, "server/analyses", a)); err != nil {
+				t.Fatal(err)
+			}
+			for i := range s.h.Records {
+				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.Op == history.ReadbackStatus && r.ID == a {
+					r.Jobs[0].Status = history.JobQueued
+				}
+			}
+		}, func(t *testing.T, j Judgement) {
+			if x := j.Extractions; x == nil || x.NotJudged != 1 || x.Judged != 2 || x.Queued != 1 || x.Ran != 2 {
+				t.Fatalf("the report must say one extraction was not judged: %+v", j.Extractions)
+			}
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := buildScenario(t, 3, t.TempDir())
+			c.mutate(t, s)
+			j := Judge(s.h, s.reread(t), Options{})
+			if len(j.Findings) != 0 || j.Verdict != Clean {
+				t.Fatalf("want no finding, got %s: %+v", j.Verdict, j.Findings)
+			}
+			if c.check != nil {
+				c.check(t, j)
+			}
+		})
+	}
+}
+
+// sortedZip rewrites a zip with its entries in name order, stored instead of deflated.
+func sortedZip(t *testing.T, b []byte) []byte {
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := append([]*zip.File(nil), zr.File...)
+	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range files {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: f.Name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := io.Copy(w, rc); err != nil {
+			t.Fatal(err)
+		}
+		rc.Close()
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 func dupLine(s *scenario, op, a string) {

@@ -128,7 +128,11 @@ func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Findi
 	var out []Finding
 	for _, a := range r.analyses {
 		out = append(out, judgeZip(a, r.uploads[a], st, files[zipDir(a)], ignore)...)
-		out = append(out, judgeExtract(a, r.uploads[a], r.starts[a], st, files[extractDir(a)], ignore)...)
+		// An extraction is judged once a job of the analysis left "queued"; until then it may
+		// not have run yet, or it failed, and it is never "lost".
+		if jobRan(r.readbacks[history.ReadbackStatus+"/"+a]) {
+			out = append(out, judgeExtract(a, r.uploads[a], r.starts[a], st, files[extractDir(a)], ignore)...)
+		}
 	}
 	ids := make([]string, 0, len(r.results))
 	for id := range r.results {
@@ -203,10 +207,45 @@ func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []s
 				return out
 			}
 		}
+		// The real server may rewrite a stored zip with its entries sorted by name: other
+		// bytes, the same entries. Such a zip is that upload.
+		if f.Entries != nil {
+			for _, rec := range u {
+				if sameEntries(f.Entries, rec.Manifest) {
+					return out
+				}
+			}
+		}
+		got := fmt.Sprintf("%d bytes, sha256 %s, matching no upload", f.Size, short(f.Hash))
+		switch {
+		case f.ZipErr != "":
+			got += " (" + f.ZipErr + ")"
+		case f.Entries != nil:
+			got += fmt.Sprintf(" by bytes or by its %d entries", len(f.Entries))
+		}
 		out = append(out, Finding{Kind: Torn, Object: a, Paths: []string{zp}, Requests: refs(u, 5),
-			Expected: fmt.Sprintf("the bytes of one of %d uploads (%s)", len(u), sizes(u)), Got: fmt.Sprintf("%d bytes, sha256 %s, matching no upload", f.Size, short(f.Hash))})
+			Expected: fmt.Sprintf("the bytes or the entries of one of %d uploads (%s)", len(u), sizes(u)), Got: got})
 	}
 	return out
+}
+
+// sameEntries reports whether a stored zip's entries are exactly an upload's manifest: the same
+// names, each with the same bytes (order does not matter).
+func sameEntries(got []snapshot.Entry, man []history.Entry) bool {
+	if len(got) != len(man) || len(man) == 0 {
+		return false
+	}
+	want := make(map[string]string, len(man))
+	for _, e := range man {
+		want[e.Name] = e.Hash
+	}
+	for _, e := range got {
+		if h, ok := want[e.Name]; !ok || h != e.Hash {
+			return false
+		}
+		delete(want, e.Name)
+	}
+	return len(want) == 0
 }
 
 func applied(rs []*history.Record) []*history.Record {
@@ -238,11 +277,9 @@ func short(h string) string {
 	return h
 }
 
-func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
-	var out []Finding
-	dir := extractDir(a)
-	u := maybe(uploads)
-	// The extraction must exist when a start was acknowledged after an acknowledged upload.
+// mustExtract returns, for each start acknowledged after an acknowledged upload, that upload and
+// the start: the evidence that the extraction must exist once a job of the analysis ran.
+func mustExtract(uploads, starts []*history.Record) []*history.Record {
 	var must []*history.Record
 	for _, s := range starts {
 		if !s.Applied() {
@@ -255,6 +292,29 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 			}
 		}
 	}
+	return must
+}
+
+// jobRan reports whether a job of the analysis left "queued" by the time its status was read: a
+// start only queues a job, a worker extracts later, and the job moves on only once its extraction
+// succeeded. Without that read (a history cut short) no job is known to have run.
+func jobRan(status *history.Record) bool {
+	if status == nil {
+		return false
+	}
+	for _, j := range status.Jobs {
+		if j.Status != history.JobQueued {
+			return true
+		}
+	}
+	return false
+}
+
+func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
+	var out []Finding
+	dir := extractDir(a)
+	u := maybe(uploads)
+	must := mustExtract(uploads, starts)
 	names := map[string]bool{} // every entry name of every upload
 	for _, up := range u {
 		for _, e := range up.Manifest {
@@ -418,7 +478,7 @@ func judgeRecords(r *run) []Finding {
 	// A project is there when its analyses read back, even if the target has no project route.
 	analysesRead := 0
 	for k, rb := range r.readbacks {
-		if strings.HasPrefix(k, "analysis/") && rb.Status == 200 {
+		if strings.HasPrefix(k, "analysis/") && rb.Found {
 			analysesRead++
 		}
 	}
@@ -429,14 +489,21 @@ func judgeRecords(r *run) []Finding {
 			out = append(out, Finding{Kind: Duplicate, Object: id, Requests: refs(cs, 6), Expected: "one " + kind + " per acknowledged create", Got: fmt.Sprintf("%d acknowledged creates answered id %s", len(cs), id)})
 		}
 		rb := r.readbacks[k]
-		if rb == nil || rb.Status == 200 || rb.Status == 0 {
-			continue // not read back (a partial run), or there
+		if rb == nil || rb.Found || rb.Status == 0 {
+			continue // not read back (a partial run, or the GET failed), or there
 		}
 		if kind == "project" && (rb.Status == 404 || rb.Status == 405) && analysesRead > 0 {
 			continue
 		}
+		got := fmt.Sprintf("GET answered %d", rb.Status)
+		if rb.Body != "" {
+			got += " " + rb.Body
+		}
+		if rb.Status == 200 {
+			got += ": no " + kind + " with that id in the body"
+		}
 		out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{rb.Path}, Requests: refs(cs, 2),
-			Expected: "GET of the acknowledged " + kind + " answers 200", Got: fmt.Sprintf("GET answered %d", rb.Status)})
+			Expected: "GET of the acknowledged " + kind + " answers it (a body holding a record with its id)", Got: got})
 	}
 	return out
 }

@@ -32,7 +32,8 @@ var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
 // root; otherwise manifests and hashes are synthetic and the state is only in memory (benchmarks).
 func buildScenario(tb testing.TB, n int, root string) *scenario {
 	real := root != ""
-	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Run: testRun, Profile: "openstudio", Started: t0}}
+	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Run: testRun, Profile: "openstudio", Started: t0,
+		Mix: map[string]int{"upload": 5, "start": 2, "data_point": 1, "upload_file": 2}}}
 	st := snapshot.NewState()
 	seq := int64(0)
 	at := func(ms int) time.Time { return t0.Add(time.Duration(ms) * time.Millisecond) }
@@ -62,7 +63,9 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 	for i := 0; i < n; i++ {
 		a := profile.AnalysisID(testRun, i)
 		add(history.Record{Op: history.OpCreateAnalysis, Setup: true, Analysis: a, ID: a, Returned: a, Status: 201, Outcome: history.Acknowledged, Start: at(1), End: at(2)})
-		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "analysis", ID: a, Status: 200})
+		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "analysis", ID: a, Status: 200, Found: true},
+			// Its one job left "queued": the extraction ran.
+			history.Record{Kind: history.KindReadback, Op: history.ReadbackStatus, ID: a, Status: 200, Found: true, Jobs: []history.JobState{{Index: 0, Status: "started"}}})
 		type upl struct {
 			rec     *history.Record
 			zip     []byte
@@ -107,14 +110,14 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 		}
 		dp := profile.DataPointID(testRun, i)
 		add(history.Record{Op: history.OpCreateDataPoint, Analysis: a, ID: dp, DataPoint: dp, Returned: dp, Status: 201, Outcome: history.Acknowledged, Start: at(50), End: at(51)})
-		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "data_point", ID: dp, Status: 200})
+		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "data_point", ID: dp, Status: 200, Found: true})
 		content := []byte(fmt.Sprintf("result of %s %d", a, i))
 		rid := fmt.Sprintf("r%06d", i)
 		name := profile.ResultName(testRun, seq+1)
 		add(history.Record{Op: history.OpUploadFile, Analysis: a, DataPoint: dp, File: name, Hash: profile.Sum(content), Size: int64(len(content)), Returned: rid, Status: 201, Outcome: history.Acknowledged, Start: at(60), End: at(61)})
 		put("server/assets/data_points/"+rid+"/files/original/"+name, content)
 	}
-	readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "project", ID: "p1", Status: 200})
+	readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "project", ID: "p1", Status: 200, Found: true})
 	h.Records = append(h.Records, readbacks...)
 	h.Footer = &history.Footer{Finished: t0.Add(time.Minute), Settled: true}
 	return &scenario{h: h, st: st, root: root}

@@ -38,14 +38,14 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestReadErrors(t *testing.T) {
-	hdr := `{"kind":"header","header":{"schema":1,"run":"r","profile":"openstudio","targets":null,"requests":1,"concurrency":1,"started":"2026-01-01T00:00:00Z"}}` + "\n"
+	hdr := `{"kind":"header","header":{"schema":2,"run":"r","profile":"openstudio","targets":null,"requests":1,"concurrency":1,"started":"2026-01-01T00:00:00Z"}}` + "\n"
 	for name, in := range map[string]string{
 		"empty":       "",
 		"no header":   `{"kind":"request","op":"upload"}` + "\n",
 		"bad json":    hdr + "{nope\n",
 		"bad kind":    hdr + `{"kind":"what"}` + "\n",
 		"bad outcome": hdr + `{"kind":"request","outcome":"maybe"}` + "\n",
-		"bad schema":  strings.Replace(hdr, `"schema":1`, `"schema":99`, 1),
+		"bad schema":  strings.Replace(hdr, `"schema":2`, `"schema":99`, 1),
 		"two headers": hdr + hdr,
 	} {
 		if _, err := Read(strings.NewReader(in)); err == nil {
@@ -58,7 +58,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func FuzzRead(f *testing.F) {
-	f.Add([]byte(`{"kind":"header","header":{"schema":1,"run":"r","profile":"openstudio","targets":["http://127.0.0.1:1"],"requests":1,"concurrency":1,"started":"2026-01-01T00:00:00Z"}}` + "\n" +
+	f.Add([]byte(`{"kind":"header","header":{"schema":2,"run":"r","profile":"openstudio","targets":["http://127.0.0.1:1"],"requests":1,"concurrency":1,"started":"2026-01-01T00:00:00Z"}}` + "\n" +
 		`{"kind":"request","op":"upload","analysis":"a","outcome":"acknowledged","manifest":[{"name":"x","hash":"y","size":1}]}` + "\n" +
 		`{"kind":"job","job":"j","runs":[{"state":"queued","polls":2,"first_start":"2026-01-01T00:00:00Z","first_end":"2026-01-01T00:00:00Z","last_start":"2026-01-01T00:00:00Z","last_end":"2026-01-01T00:00:00Z"}]}` + "\n"))
 	f.Add([]byte("{}\n"))

@@ -2,10 +2,15 @@
 // line per request, per read-back and per followed job, enough to give the verdict again offline.
 package history
 
-import "time"
+import (
+	"fmt"
+	"time"
+)
 
-// SchemaVersion is the version of the history's line format, written in its header line.
-const SchemaVersion = 1
+// SchemaVersion is the version of the history's line format, written in its header line. Version 2
+// added read-backs that say whether the body held the record (Found), the analyses' job statuses
+// (Op "status"), answer excerpts (Body) and the run's mix.
+const SchemaVersion = 2
 
 // Line kinds.
 const (
@@ -69,15 +74,35 @@ type Record struct {
 	Outcome   string    `json:"outcome,omitempty"`
 	Error     string    `json:"error,omitempty"`
 	Timeout   bool      `json:"timeout,omitempty"`
+	// Body is the start of the answer's body when the request was not acknowledged (or a
+	// read-back found nothing): what the server said, for the report's reasons.
+	Body string `json:"body,omitempty"`
 
 	// Read-back fields: Op is the record kind (project, analysis, data_point), ID its id, Status
-	// the GET's status.
+	// the GET's status, and Found whether the body held a record whose id is ID (the real server
+	// answers a missing project or analysis with 200 and null). Op "status" is one analysis's
+	// GET /analyses/:id/status.json: Found says the analysis was listed, Jobs what its jobs were.
+	Found bool       `json:"found,omitempty"`
+	Jobs  []JobState `json:"jobs,omitempty"`
 
 	// Job fields.
 	Job  string     `json:"job,omitempty"`
 	Runs []StateRun `json:"runs,omitempty"`
 	Done bool       `json:"done,omitempty"` // reached a terminal state
 }
+
+// JobState is one job of an analysis as status.json lists it.
+type JobState struct {
+	Index  int    `json:"index"`
+	Status string `json:"status"`
+}
+
+// ReadbackStatus is the Op of a read-back of one analysis's status.json.
+const ReadbackStatus = "status"
+
+// JobQueued is the status of a job whose InitializeAnalysis has not run, or failed: the real server
+// moves a job on only once its extraction succeeded.
+const JobQueued = "queued"
 
 // Entry is one entry of an uploaded zip: its name and the sha256 of its bytes.
 type Entry struct {
@@ -100,20 +125,23 @@ type StateRun struct {
 // Header is the first line of a history: what was run, against what, with which judgement
 // parameters.
 type Header struct {
-	Schema      int       `json:"schema"`
-	Run         string    `json:"run"`
-	Profile     string    `json:"profile"`
-	Targets     []string  `json:"targets"`
-	Requests    int       `json:"requests"`
-	Concurrency int       `json:"concurrency"`
-	Analyses    int       `json:"analyses,omitempty"`
-	Project     string    `json:"project,omitempty"`
-	Ignore      []string  `json:"ignore,omitempty"`
-	MaxActive   int       `json:"max_active,omitempty"`
-	Grace       string    `json:"grace,omitempty"`
-	Started     time.Time `json:"started"`
-	Version     string    `json:"osctl_version,omitempty"`
-	Generator   string    `json:"generator,omitempty"`
+	Schema      int      `json:"schema"`
+	Run         string   `json:"run"`
+	Profile     string   `json:"profile"`
+	Targets     []string `json:"targets"`
+	Requests    int      `json:"requests"`
+	Concurrency int      `json:"concurrency"`
+	Analyses    int      `json:"analyses,omitempty"`
+	Project     string   `json:"project,omitempty"`
+	Ignore      []string `json:"ignore,omitempty"`
+	// Mix is the openstudio profile's effective mix: the operations it sent, by weight (start is
+	// 0 when no target may receive it).
+	Mix       map[string]int `json:"mix,omitempty"`
+	MaxActive int            `json:"max_active,omitempty"`
+	Grace     string         `json:"grace,omitempty"`
+	Started   time.Time      `json:"started"`
+	Version   string         `json:"osctl_version,omitempty"`
+	Generator string         `json:"generator,omitempty"`
 }
 
 // Footer is the last line of a history.
@@ -123,6 +151,24 @@ type Footer struct {
 	Reason   string    `json:"reason,omitempty"`
 	// Settled is false when the state was read before the target stopped changing.
 	Settled bool `json:"settled"`
+}
+
+// Describe says what one request got, for a reason or an error: the transport error, or the status
+// (and action.json's body code) with the start of the body.
+func (r *Record) Describe() string {
+	s := ""
+	switch {
+	case r.Error != "":
+		return r.Error
+	case r.BodyCode != 0:
+		s = fmt.Sprintf("HTTP %d, body code %d", r.Status, r.BodyCode)
+	default:
+		s = fmt.Sprintf("HTTP %d", r.Status)
+	}
+	if r.Body != "" {
+		s += ": " + r.Body
+	}
+	return s
 }
 
 // Applied reports whether the request's effect must be there (acknowledged).

@@ -18,6 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -89,6 +90,7 @@ type OpenStudio struct {
 	analyses  []string // acknowledged analyses
 	mu        sync.Mutex
 	dataPts   map[string][]string // analysis -> acknowledged data points
+	uploaded  map[string]bool     // analyses with an acknowledged upload
 	createdDP []dpRec
 }
 
@@ -106,16 +108,18 @@ func (p *OpenStudio) now() time.Time {
 
 // Setup creates the project (unless one is given) and the analyses, one POST each.
 func (p *OpenStudio) Setup(ctx context.Context) error {
-	p.dataPts = map[string][]string{}
+	p.dataPts, p.uploaded = map[string][]string{}, map[string]bool{}
 	if p.Project == "" {
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
-		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": "osctl stress " + p.Run, "osctl_nonce": nonce}})
+		// Only fields the Project model has (it is not dynamic: an unknown key answers 500); the
+		// nonce goes into the name.
+		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": nonce, "display_name": "osctl stress " + p.Run}})
 		rec := p.call(ctx, 0, seq, history.OpCreateProject, http.MethodPost, "/projects.json", "application/json", body)
 		rec.Setup, rec.Nonce = true, nonce
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
-			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", describe(rec))
+			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", rec.Describe())
 		}
 		p.Project = rec.Returned
 	}
@@ -127,9 +131,8 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
 		body, _ := json.Marshal(map[string]any{"analysis": map[string]any{
-			"uuid": id, "name": "osctl-stress-" + id, "display_name": "osctl stress " + p.Run,
-			"problem":     map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
-			"osctl_nonce": nonce,
+			"uuid": id, "name": nonce, "display_name": "osctl stress " + p.Run,
+			"problem": map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
 		}})
 		rec := p.call(ctx, i, seq, history.OpCreateAnalysis, http.MethodPost, "/projects/"+url.PathEscape(p.Project)+"/analyses.json", "application/json", body)
 		rec.Setup, rec.Nonce, rec.Project, rec.Analysis, rec.ID = true, nonce, p.Project, id, id
@@ -140,7 +143,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		}
 		ok[i] = rec.Outcome == history.Acknowledged
 		if !ok[i] {
-			firstErr.CompareAndSwap(nil, describe(rec))
+			firstErr.CompareAndSwap(nil, rec.Describe())
 		}
 	})
 	for i := range ids {
@@ -153,17 +156,6 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		return fmt.Errorf("no analysis could be created (%s)", e)
 	}
 	return nil
-}
-
-func describe(r *history.Record) string {
-	switch {
-	case r.Error != "":
-		return r.Error
-	case r.BodyCode != 0:
-		return fmt.Sprintf("HTTP %d, body code %d", r.Status, r.BodyCode)
-	default:
-		return fmt.Sprintf("HTTP %d", r.Status)
-	}
 }
 
 func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
@@ -257,8 +249,34 @@ func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func
 			out = attack.Rejected
 		}
 	}
+	if out != attack.Acknowledged {
+		rec.Body = Excerpt(body)
+	}
 	rec.Outcome = out.String()
 	return out
+}
+
+// excerptLen is how much of an answer's body a record keeps.
+const excerptLen = 160
+
+// Excerpt returns the start of a body on one line, for a record's Body: control characters become
+// spaces, credentials in it are masked, and a longer body is cut with "...".
+func Excerpt(b []byte) string {
+	cut := len(b) > excerptLen
+	if cut {
+		b = b[:excerptLen]
+	}
+	s := strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, strings.ToValidUTF8(string(b), "?"))
+	s = redact.Text(strings.TrimSpace(s))
+	if cut {
+		s += "..."
+	}
+	return s
 }
 
 // extractID finds a record id in an OpenStudio answer: _id, id or uuid, at the top or under
@@ -299,16 +317,28 @@ func (p *OpenStudio) Source() attack.Source {
 	})
 }
 
+// EffectiveMix is the mix the load is drawn from, by operation: start weighs 0 when no target may
+// receive it.
+func (p *OpenStudio) EffectiveMix() map[string]int {
+	m := p.effectiveMix()
+	return map[string]int{history.OpUpload: m.Upload, history.OpStart: m.Start, history.OpCreateDataPoint: m.DataPoint, history.OpUploadFile: m.UploadFile}
+}
+
+func (p *OpenStudio) effectiveMix() Mix {
+	m := p.Mix
+	if len(p.StartTargets) == 0 {
+		m.Start = 0
+	}
+	return m
+}
+
 func (p *OpenStudio) pick(i int64) string {
 	if i < int64(len(p.analyses)) {
 		return history.OpUpload // each analysis's first load request uploads its zip
 	}
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s/%d", p.Run, i)
-	m := p.Mix
-	if len(p.StartTargets) == 0 {
-		m.Start = 0
-	}
+	m := p.effectiveMix()
 	total := m.Upload + m.Start + m.DataPoint + m.UploadFile
 	if total == 0 {
 		return history.OpUpload
@@ -339,13 +369,16 @@ func (p *OpenStudio) op(i int64) *osOp {
 	a := p.analyses[int(i)%len(p.analyses)]
 	seq := p.seq.Add(1)
 	kind := p.pick(i)
-	if kind == history.OpUploadFile {
-		p.mu.Lock()
-		if len(p.dataPts[a]) == 0 {
-			kind = history.OpCreateDataPoint // nothing to attach a result to yet
-		}
-		p.mu.Unlock()
+	p.mu.Lock()
+	switch {
+	case kind == history.OpUploadFile && len(p.dataPts[a]) == 0:
+		kind = history.OpCreateDataPoint // nothing to attach a result to yet
+	case kind == history.OpStart && !p.uploaded[a]:
+		// A real client starts an analysis only once its zip was uploaded: a start before that
+		// gets a job that can never run.
+		kind = history.OpUpload
 	}
+	p.mu.Unlock()
 	t := p.Targets[int(i)%len(p.Targets)].URL
 	if kind == history.OpStart {
 		t = p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
@@ -368,14 +401,15 @@ func (o *osOp) build() error {
 		o.body, o.ctype = multipartBody(nil, "file", rec.File, "application/zip", z)
 	case history.OpStart:
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/action.json"
-		o.body, _ = json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run", "osctl_nonce": rec.Nonce})
+		o.body, _ = json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run"})
 		o.ctype = "application/json"
 	case history.OpCreateDataPoint:
 		o.dpIdx = int(rec.Seq)
 		rec.ID = DataPointID(p.Run, int(rec.Seq))
 		rec.DataPoint = rec.ID
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/data_points.json"
-		o.body, _ = json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": "osctl " + rec.Nonce, "analysis_id": rec.Analysis, "osctl_nonce": rec.Nonce}})
+		// Only DataPoint fields (the model is not dynamic); the nonce goes into the name.
+		o.body, _ = json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": rec.Nonce, "description": "osctl stress " + p.Run}})
 		o.ctype = "application/json"
 	case history.OpUploadFile:
 		p.mu.Lock()
@@ -437,6 +471,11 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.body = nil
 	out := finish(o.rec, r, resp, o.p.now)
+	if o.rec.Op == history.OpUpload && out == attack.Acknowledged {
+		o.p.mu.Lock()
+		o.p.uploaded[o.rec.Analysis] = true
+		o.p.mu.Unlock()
+	}
 	if o.rec.Op == history.OpCreateDataPoint && out == attack.Acknowledged {
 		id := o.rec.ID
 		if o.rec.Returned != "" {

@@ -6,14 +6,17 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"strings"
+	"strconv"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // Readback reads every record the run created back through the API, one GET per record, and
-// records one read-back line for each (contract section 3: records are judged through the API).
+// records one read-back line for each (records are judged through the API, docs/architecture.md).
+// A record is there only when the body holds a record whose id is the one asked for: the real
+// server answers a missing project or analysis with 200 and null. It also reads every analysis's
+// status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).
 func (p *OpenStudio) Readback(ctx context.Context) {
 	type item struct{ kind, path, id string }
 	var items []item
@@ -22,6 +25,7 @@ func (p *OpenStudio) Readback(ctx context.Context) {
 	}
 	for _, a := range p.analyses {
 		items = append(items, item{"analysis", "/analyses/" + url.PathEscape(a) + ".json", a})
+		items = append(items, item{history.ReadbackStatus, statusPath(a), a})
 	}
 	p.mu.Lock()
 	for _, d := range p.createdDP {
@@ -32,102 +36,192 @@ func (p *OpenStudio) Readback(ctx context.Context) {
 		it := items[i]
 		rec := &history.Record{Kind: history.KindReadback, Op: it.kind, ID: it.id, Path: it.path}
 		rec.Start = p.now()
-		rec.Status, rec.Error = p.get(ctx, i, it.path, nil)
-		rec.End = p.now()
+		code, body, errS := p.get(ctx, i, it.path)
+		rec.End, rec.Status, rec.Error = p.now(), code, errS
+		if it.kind == history.ReadbackStatus {
+			rec.Found, rec.Jobs = parseStatus(body, it.id)
+		} else {
+			rec.Found = HoldsRecord(body, it.kind, it.id)
+		}
+		if !rec.Found && errS == "" {
+			rec.Body = Excerpt(body)
+		}
 		p.Record(rec)
 	})
 }
 
-// get sends a GET and returns its status, decoding a JSON answer into v when given.
-func (p *OpenStudio) get(ctx context.Context, i int, path string, v any) (int, string) {
+func statusPath(a string) string { return "/analyses/" + url.PathEscape(a) + "/status.json" }
+
+// HoldsRecord reports whether a show's body holds the record id of kind: the bare document
+// (project show) or the document under its kind (analysis, data_point show), with that _id.
+func HoldsRecord(body []byte, kind, id string) bool {
+	var m map[string]any
+	if json.Unmarshal(body, &m) != nil || m == nil {
+		return false // null, or not an object
+	}
+	if sub, ok := m[kind].(map[string]any); ok {
+		return recordID(sub) == id
+	}
+	if _, wrapped := m[kind]; wrapped {
+		return false // {"analysis":null}
+	}
+	return recordID(m) == id
+}
+
+// recordID is a document's own id: _id (a string, or {"$oid": ...}), else id.
+func recordID(m map[string]any) string {
+	for _, k := range []string{"_id", "id"} {
+		switch v := m[k].(type) {
+		case string:
+			return v
+		case float64:
+			return strconv.FormatInt(int64(v), 10)
+		case map[string]any:
+			if s, ok := v["$oid"].(string); ok {
+				return s
+			}
+		}
+	}
+	return ""
+}
+
+// parseStatus reads GET /analyses/:id/status.json: whether the analysis is listed
+// ({"analysis":{...}}, or among {"analyses":[...]}), and its jobs.
+func parseStatus(body []byte, id string) (bool, []history.JobState) {
+	type analysis struct {
+		ID   string `json:"_id"`
+		Jobs []struct {
+			Index  int    `json:"index"`
+			Status string `json:"status"`
+		} `json:"jobs"`
+	}
+	var v struct {
+		Analysis *analysis  `json:"analysis"`
+		Analyses []analysis `json:"analyses"`
+	}
+	if json.Unmarshal(body, &v) != nil {
+		return false, nil
+	}
+	list := v.Analyses
+	if v.Analysis != nil {
+		list = append(list, *v.Analysis)
+	}
+	for _, a := range list {
+		if a.ID != id {
+			continue
+		}
+		jobs := make([]history.JobState, 0, len(a.Jobs))
+		for _, j := range a.Jobs {
+			jobs = append(jobs, history.JobState{Index: j.Index, Status: j.Status})
+		}
+		return true, jobs
+	}
+	return false, nil
+}
+
+// get sends a GET and returns its status and body (at most 1 MiB), or the transport error.
+func (p *OpenStudio) get(ctx context.Context, i int, path string) (int, []byte, string) {
 	t := p.Targets[i%len(p.Targets)].URL
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, join(t, path), nil)
 	if err != nil {
-		return 0, err.Error()
+		return 0, nil, err.Error()
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := p.Client.Do(req)
 	if err != nil {
-		return 0, err.Error()
+		return 0, nil, err.Error()
 	}
 	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if v != nil && resp.StatusCode == http.StatusOK {
-		_ = json.Unmarshal(b, v)
+	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil {
+		return resp.StatusCode, b, err.Error()
 	}
-	return resp.StatusCode, ""
+	return resp.StatusCode, b, ""
 }
 
 // SettleResult says how the target settled after the load.
 type SettleResult struct {
-	Settled  bool           `json:"settled"`
-	Waited   time.Duration  `json:"waited_ns"`
-	Rounds   int            `json:"rounds"`
-	Statuses map[string]int `json:"statuses,omitempty"` // analysis status -> count, at the end
+	// Settled is true when no job was still queued and the files had stopped changing.
+	Settled bool `json:"settled"`
+	// Quiet is true when the files had stopped changing (two identical fingerprints in a row) by
+	// the end, even if some jobs were still queued: a job whose extraction failed stays queued
+	// for good on the real server.
+	Quiet  bool          `json:"quiet"`
+	Waited time.Duration `json:"waited_ns"`
+	Rounds int           `json:"rounds"`
+	// Jobs is how many jobs status.json listed for the run's analyses at the end, and Queued how
+	// many of them were still queued (their extraction had not run, or failed).
+	Jobs   int `json:"jobs"`
+	Queued int `json:"queued"`
 }
 
-// Settle waits until the analyses' status endpoints stop changing and, when fingerprint is given
-// (a cheap listing of the run's files), the files stop changing: two identical rounds in a row,
-// polled every interval, up to timeout.
+// Settle waits, up to timeout, until no job that status.json lists for the run's analyses is still
+// queued (a start only queues a job; a worker on some web pod extracts later, and the job leaves
+// "queued" only once its extraction succeeded), and until the files stop changing: two identical
+// fingerprints (a cheap listing of the run's files) in a row. It polls every interval. Without a
+// fingerprint the files count as quiet once no job is queued.
 func (p *OpenStudio) Settle(ctx context.Context, timeout, interval time.Duration, fingerprint func(context.Context) (string, error)) SettleResult {
 	if interval <= 0 {
-		interval = 500 * time.Millisecond
+		interval = time.Second
 	}
 	begin := p.now()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
-	var last string
 	res := SettleResult{}
+	last := ""
 	for {
 		res.Rounds++
-		statuses := make([]string, len(p.analyses))
-		p.parallel(ctx, len(p.analyses), func(i int) {
-			var body struct {
-				Analysis struct {
-					Status string `json:"status"`
-				} `json:"analysis"`
-				Status string `json:"status"`
-			}
-			code, errS := p.get(ctx, i, "/analyses/"+url.PathEscape(p.analyses[i])+"/status.json", &body)
-			s := body.Analysis.Status
-			if s == "" {
-				s = body.Status
-			}
-			if errS != "" {
-				s = "error"
-			} else if code != http.StatusOK {
-				s = "http-" + http.StatusText(code)
-			}
-			statuses[i] = s
-		})
-		res.Statuses = map[string]int{}
-		for _, s := range statuses {
-			res.Statuses[s]++
+		if res.Rounds == 1 || res.Queued > 0 {
+			res.Jobs, res.Queued = p.jobCounts(ctx)
 		}
-		fp := strings.Join(statuses, ",")
-		if fingerprint != nil {
+		if fingerprint == nil {
+			res.Quiet = res.Queued == 0
+		} else {
 			f, err := fingerprint(ctx)
 			if err != nil {
 				f = "error:" + err.Error()
 			}
-			fp += "|" + f
+			res.Quiet = res.Rounds > 1 && f == last && err == nil
+			last = f
 		}
-		if res.Rounds > 1 && fp == last {
+		if res.Quiet && res.Queued == 0 {
 			res.Settled = true
-			res.Waited = p.now().Sub(begin)
-			return res
+			break
 		}
-		last = fp
 		select {
 		case <-ctx.Done():
-			res.Waited = p.now().Sub(begin)
-			return res
 		case <-deadline.C:
-			res.Waited = p.now().Sub(begin)
-			return res
 		case <-time.After(interval):
+			continue
 		}
+		break
 	}
+	res.Waited = p.now().Sub(begin)
+	return res
+}
+
+// jobCounts reads every analysis's status.json: the jobs listed and how many are queued.
+func (p *OpenStudio) jobCounts(ctx context.Context) (jobs, queued int) {
+	counts := make([][2]int, len(p.analyses))
+	p.parallel(ctx, len(p.analyses), func(i int) {
+		_, body, errS := p.get(ctx, i, statusPath(p.analyses[i]))
+		if errS != "" {
+			counts[i][1] = 1 // unknown: not settled yet
+			return
+		}
+		_, js := parseStatus(body, p.analyses[i])
+		for _, j := range js {
+			counts[i][0]++
+			if j.Status == history.JobQueued {
+				counts[i][1]++
+			}
+		}
+	})
+	for _, c := range counts {
+		jobs += c[0]
+		queued += c[1]
+	}
+	return jobs, queued
 }

@@ -44,6 +44,10 @@ type Report struct {
 	Outcomes     map[string]int     `json:"outcomes"`
 	AckFraction  float64            `json:"acknowledged_fraction"`
 	Contention   *detect.Contention `json:"contention,omitempty"`
+	// Operations counts each operation's requests by outcome; Extractions says which
+	// extractions could be judged (openstudio).
+	Operations  []detect.OpStats    `json:"operations,omitempty"`
+	Extractions *detect.Extractions `json:"extractions,omitempty"`
 
 	Partial    bool     `json:"partial"`
 	StopReason string   `json:"stop_reason,omitempty"`
@@ -95,6 +99,7 @@ func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.Verdict, r.Conclusive, r.Reasons = j.Verdict, j.Conclusive, j.Reasons
 	r.Partial, r.Settled = j.Partial, j.Settled
 	r.Outcomes, r.AckFraction, r.Contention = j.Outcomes, j.AckFraction, j.Contention
+	r.Operations, r.Extractions = j.Operations, j.Extractions
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
 	if r.Findings == nil {
 		r.Findings = []detect.Finding{}

@@ -24,6 +24,18 @@ type File struct {
 	Size int64  `json:"size"`
 	Hash string `json:"sha256"`
 	Err  string `json:"error,omitempty"` // the file was listed but could not be read
+	// Entries are a .zip file's entries, when it could be read as a zip; ZipErr says why not.
+	// A server may rewrite a stored zip (same entries, other bytes), so a zip is also judged by
+	// its entries.
+	Entries []Entry `json:"entries,omitempty"`
+	ZipErr  string  `json:"zip_error,omitempty"`
+}
+
+// Entry is one entry of a zip file: its name and the sha256 of its uncompressed bytes.
+type Entry struct {
+	Name string `json:"name"`
+	Hash string `json:"sha256"`
+	Size int64  `json:"size"`
 }
 
 // State is the run's part of the volume: files by slash-separated path relative to the volume
@@ -95,15 +107,23 @@ func (l Local) hash(p string) File {
 	if tries <= 0 {
 		tries = 3
 	}
+	isZip := strings.HasSuffix(p, ".zip")
 	var last error
 	for i := 0; i <= tries; i++ {
 		f, err := os.Open(p)
 		if err == nil {
-			h := sha256.New()
-			n, err := io.Copy(h, f)
+			var f2 File
+			if isZip {
+				f2, err = hashZip(f)
+			} else {
+				h := sha256.New()
+				var n int64
+				n, err = io.Copy(h, f)
+				f2 = File{Size: n, Hash: hex.EncodeToString(h.Sum(nil))}
+			}
 			f.Close()
 			if err == nil {
-				return File{Size: n, Hash: hex.EncodeToString(h.Sum(nil))}
+				return f2
 			}
 			last = err
 		} else {
@@ -162,4 +182,14 @@ func (s *State) Under(dir string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Digest is a sha256 over the state's paths, sizes and hashes: equal for equal states.
+func (s *State) Digest() string {
+	h := sha256.New()
+	for _, p := range s.Paths() {
+		f := s.Files[p]
+		_, _ = io.WriteString(h, p+"\x00"+strconv.FormatInt(f.Size, 10)+"\x00"+f.Hash+"\x00"+f.Err+"\n")
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

@@ -1,7 +1,11 @@
 package snapshot
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -59,7 +63,10 @@ func TestPodScriptLocally(t *testing.T) {
 		t.Skip("no sha256sum")
 	}
 	root := t.TempDir()
-	for p, b := range map[string]string{"server/analyses/a/x y.rb": "abc", "server/analyses/a/sub/z": "", "server/assets/data_points/r/files/original/f.json": "{}"} {
+	z := testZip(t)
+	files := map[string]string{"server/analyses/a/x y.rb": "abc", "server/analyses/a/sub/z": "", "server/assets/data_points/r/files/original/f.json": "{}",
+		"server/assets/analyses/a/original/ok.zip": string(z), "server/assets/analyses/a/original/torn.zip": string(z[:len(z)/2])}
+	for p, b := range files {
 		full := filepath.Join(root, p)
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
 			t.Fatal(err)
@@ -68,7 +75,7 @@ func TestPodScriptLocally(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	dirs := []string{"server/analyses/a", "server/assets/data_points/r", "server/analyses/missing"}
+	dirs := []string{"server/analyses/a", "server/assets/data_points/r", "server/analyses/missing", "server/assets/analyses/a"}
 	cmd := exec.Command("sh", "-c", podScript, "osctl-snapshot", root)
 	// The end line ends the list even though more input follows (exec without stdin EOF).
 	cmd.Stdin = strings.NewReader(strings.Join(dirs, "\n") + "\n" + endOfDirs + "\nserver/assets\n")
@@ -84,4 +91,33 @@ func TestPodScriptLocally(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("pod script read\n%+v\nLocal read\n%+v", got, want)
 	}
+	ok, torn := want.Files["server/assets/analyses/a/original/ok.zip"], want.Files["server/assets/analyses/a/original/torn.zip"]
+	if len(ok.Entries) != 2 || ok.Entries[0].Name != "a.txt" || ok.ZipErr != "" || ok.Entries[1].Hash != Sum([]byte("bbb")) {
+		t.Fatalf("entries of a readable zip: %+v", ok)
+	}
+	if torn.ZipErr == "" || torn.Entries != nil || torn.Err != "" {
+		t.Fatalf("a torn zip reads as a file whose entries cannot be read: %+v", torn)
+	}
+}
+
+// testZip is a zip of b.txt then a.txt (entries out of name order).
+func testZip(t *testing.T) []byte {
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, e := range [][2]string{{"b.txt", "bbb"}, {"a.txt", "aa"}} {
+		w, err := zw.Create(e[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = w.Write([]byte(e[1]))
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func Sum(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
 }

@@ -1,0 +1,77 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// TestVerdictEarnedPerOperation: a run without findings is inconclusive when an operation of the
+// mix proved nothing, and the reason names the operation and what its first failure got.
+func TestVerdictEarnedPerOperation(t *testing.T) {
+	cases := []struct {
+		name   string
+		mutate func(s *scenario)
+		want   []string
+	}{
+		{"no result file sent", func(s *scenario) {
+			keep := s.h.Records[:0]
+			for _, r := range s.h.Records {
+				if r.Op != history.OpUploadFile {
+					keep = append(keep, r)
+				}
+			}
+			s.h.Records = keep
+		}, []string{"no upload_file request was sent", "acknowledged data point"}},
+		{"every data point create rejected", func(s *scenario) {
+			for i := range s.h.Records {
+				if r := &s.h.Records[i]; r.Op == history.OpCreateDataPoint {
+					r.Outcome, r.Status, r.Body = history.Ambiguous, 500, `{"status":500,"error":"Internal Server Error"}`
+				}
+			}
+		}, []string{"no data_point was acknowledged (3 sent)", `HTTP 500: {"status":500,"error":"Internal Server Error"}`}},
+		{"no job left queued", func(s *scenario) {
+			for i := range s.h.Records {
+				if r := &s.h.Records[i]; r.Op == history.ReadbackStatus {
+					r.Jobs[0].Status = history.JobQueued
+				}
+			}
+		}, []string{"3 starts were acknowledged, but no extraction could be judged"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := buildScenario(t, 3, t.TempDir())
+			c.mutate(s)
+			j := Judge(s.h, s.reread(t), Options{MinAcknowledged: 0.1})
+			if j.Verdict != Inconclusive || j.Conclusive {
+				t.Fatalf("verdict %s, reasons %v, findings %+v", j.Verdict, j.Reasons, j.Findings)
+			}
+			all := strings.Join(j.Reasons, "\n")
+			for _, w := range c.want {
+				if !strings.Contains(all, w) {
+					t.Errorf("reasons lack %q:\n%s", w, all)
+				}
+			}
+		})
+	}
+	// The untouched scenario earns its verdict, and counts every operation.
+	s := buildScenario(t, 3, t.TempDir())
+	j := Judge(s.h, s.reread(t), Options{})
+	if j.Verdict != Clean {
+		t.Fatalf("clean scenario: %s %v", j.Verdict, j.Reasons)
+	}
+	got := map[string]OpStats{}
+	for _, o := range j.Operations {
+		got[o.Op] = o
+	}
+	if u := got["upload"]; u.Sent != 12 || u.Acknowledged != 6 || u.Ambiguous != 3 || u.Rejected != 3 || u.FirstFailure == "" {
+		t.Errorf("upload counts %+v", u)
+	}
+	if got["start"].Acknowledged != 3 || got["data_point"].Acknowledged != 3 || got["upload_file"].Acknowledged != 3 {
+		t.Errorf("operations %+v", j.Operations)
+	}
+	if x := j.Extractions; x == nil || x.Expected != 3 || x.Judged != 3 || x.NotJudged != 0 || x.Ran != 3 {
+		t.Errorf("extractions %+v", j.Extractions)
+	}
+}
