@@ -20,11 +20,8 @@ func BenchmarkUpload(b *testing.B) {
 	for _, mode := range []sandbox.Locking{sandbox.LockingNone, sandbox.LockingLocal, sandbox.LockingRedlock} {
 		for _, spread := range []int{8, 1} {
 			b.Run(fmt.Sprintf("%s/analyses=%d", mode, spread), func(b *testing.B) {
-				cfg := sandbox.Config{StateDir: b.TempDir(), Locking: mode, WriteDelay: sandbox.DefaultWriteDelay}
-				if mode == sandbox.LockingRedlock {
-					r := testenv.StartRedis(b)
-					cfg.Masters = []redis.UniversalClient{r.Client()}
-				}
+				r := testenv.StartRedis(b)
+				cfg := sandbox.Config{StateDir: b.TempDir(), Locking: mode, WriteDelay: sandbox.DefaultWriteDelay, Masters: []redis.UniversalClient{r.Client()}}
 				ctx, cancel := context.WithCancel(context.Background())
 				defer cancel()
 				s, err := sandbox.New(ctx, cfg)
