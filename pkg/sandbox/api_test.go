@@ -21,27 +21,12 @@ import (
 
 // serve starts one in-process replica (race-instrumented) on a loopback httptest server, with
 // a redis-server of its own unless cfg has masters, and a worker polling every 10ms unless
-// cfg says otherwise.
+// cfg says otherwise; it stops when the test ends.
 func serve(t *testing.T, cfg sandbox.Config) (*httptest.Server, string) {
 	t.Helper()
-	if cfg.StateDir == "" {
-		cfg.StateDir = t.TempDir()
-	}
-	if len(cfg.Masters) == 0 {
-		cfg.Masters = []redis.UniversalClient{testenv.StartRedis(t).Client()}
-	}
-	if cfg.WorkerInterval == 0 {
-		cfg.WorkerInterval = 10 * time.Millisecond
-	}
-	cfg.Logf = t.Logf
-	ctx, cancel := context.WithCancel(context.Background())
-	s, err := sandbox.New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(func() { ts.Close(); cancel() })
-	return ts, cfg.StateDir
+	r := startReplica(t, cfg)
+	t.Cleanup(r.stop)
+	return r.ts, r.cfg.StateDir
 }
 
 // newLoopbackServer serves h on a loopback httptest server closed when tb ends.

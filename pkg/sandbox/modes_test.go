@@ -1,11 +1,16 @@
 package sandbox_test
 
 import (
+	"context"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 func TestMain(m *testing.M) {
@@ -132,4 +137,52 @@ func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 	if exited, err := sb.Exited(); exited {
 		t.Fatalf("sandbox exited after a master was killed: %v", err)
 	}
+}
+
+// TestConcurrentStartsAcrossReplicas sends many starts of one analysis at once through three
+// replica processes: find-or-create of the jobs (shared only through the state directory) must
+// leave well-formed jobs, each at its own index, and every start's InitializeAnalysis must run.
+func TestConcurrentStartsAcrossReplicas(t *testing.T) {
+	eachMode(t, func(t *testing.T, mode sandbox.Locking) {
+		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", string(mode), "--worker-interval", raceWorkerInterval)
+		id := mustCreate(t, sb.Replicas[0], 1)[0]
+		if st, err := upload(context.Background(), sb.Replicas[0], id, newTestZip(t)); err != nil || st != 201 {
+			t.Fatalf("upload: %d %v", st, err)
+		}
+		const starts = 30
+		var wg sync.WaitGroup
+		for i := range starts {
+			wg.Go(func() {
+				if code, err := start(context.Background(), sb.URL(i, ""), id); err != nil || code != 200 {
+					t.Errorf("start %d: code %d %v", i, code, err)
+				}
+			})
+		}
+		wg.Wait()
+		waitIdle(t, sb.Replicas)
+		jobs := statusJobs(t, sb.Replicas[1], id)
+		seen := map[float64]bool{}
+		for _, j := range jobs {
+			idx, _ := j["index"].(float64)
+			if seen[idx] || idx < 0 || idx >= starts || j["status"] != "started" || j["analysis_type"] != "batch_run" {
+				t.Errorf("job %v: want a started batch_run job at an index of its own below %d", j, starts)
+			}
+			seen[idx] = true
+		}
+		var performed int64
+		for _, r := range sb.Replicas {
+			w := workerStatus(t, r)
+			performed += w.Performed + w.Failed
+		}
+		if len(jobs) == 0 || len(jobs) > starts || performed != starts {
+			t.Errorf("%d jobs, %d InitializeAnalysis jobs run for %d starts", len(jobs), performed, starts)
+		}
+		ents, _ := os.ReadDir(filepath.Join(sb.StateDir, "db/jobs", id))
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".osctl-tmp") {
+				t.Errorf("temporary job record %s left", e.Name())
+			}
+		}
+		t.Logf("%d concurrent starts made %d jobs", starts, len(jobs))
+	})
 }

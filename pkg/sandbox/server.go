@@ -98,6 +98,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.jobs = q
 	}
 	go s.jobs.run(ctx)
+	s.worker.busy.Store(true) // until its first look finds the queues empty
 	go s.worker.run(ctx)
 	s.handler = s.gate.wrap(http.HandlerFunc(s.route))
 	return s, nil
