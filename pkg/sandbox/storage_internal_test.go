@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -180,5 +182,44 @@ func TestEntryNameRefusesEscapes(t *testing.T) {
 	}
 	if n, err := entryName("scripts/analysis/a.rb"); err != nil || n != filepath.FromSlash("scripts/analysis/a.rb") {
 		t.Errorf("good entry: %q %v", n, err)
+	}
+}
+
+// TestPlainExtractionDoesNotVerifyChecksums: rubyzip 2.3 writes an entry as it reads it; a
+// stored entry whose bytes no longer match its checksum is extracted, not refused.
+func TestPlainExtractionDoesNotVerifyChecksums(t *testing.T) {
+	st := &plainStorage{l: layout{root: t.TempDir()}, p: pacer{chunk: 8}, noRewrite: true}
+	z := storedZipBytes(t, 'x')
+	i := bytes.Index(z, bytes.Repeat([]byte("x"), 1000))
+	copy(z[i:], "torn")
+	ctx := context.Background()
+	// One extract_archive pass, without the retries that would hide an error.
+	path := filepath.Join(t.TempDir(), "seed.zip")
+	_ = os.WriteFile(path, z, 0o644)
+	ra, _ := openReopener(path)
+	defer ra.Close()
+	zr, err := zip.NewReader(ra, int64(len(z)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := extractEntries(ctx, st.p, byName(zr.File), t.TempDir(), ra); err != nil {
+		t.Fatalf("one rubyzip pass over an entry with a wrong checksum: %v, want it written as read", err)
+	}
+	if err := st.storeZip(ctx, "a5", "seed.zip", "", z, keepName); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.initialize(ctx, "a5", seedZip); err != nil {
+		t.Fatalf("extraction of an entry with a wrong checksum: %v, want it written as read", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(st.l.extractDir("a5"), "b.txt"))
+	if !bytes.HasPrefix(b, []byte("torn")) || len(b) != 1000 {
+		t.Fatalf("b.txt = %q..., want the torn bytes", b[:min(8, len(b))])
+	}
+	rl := &redlockStorage{l: layout{root: t.TempDir()}, p: pacer{chunk: 8}, locks: &scriptedLeaser{tokens: []int64{1, 2, 3, 4}}, keyFn: lockKey, logf: t.Logf, noRewrite: true}
+	if err := rl.storeZip(ctx, "a5", "seed.zip", "", z, keepName); err != nil {
+		t.Fatal(err)
+	}
+	if err := rl.initialize(ctx, "a5", seedZip); err == nil {
+		t.Fatalf("the fixed app extracted an entry whose checksum is wrong")
 	}
 }
