@@ -8,16 +8,13 @@ import (
 	"strings"
 )
 
-// createDataPoint is DataPointsController#create: a strict model (an unknown key is 500 before
-// anything else is checked), ordered_variable_values mapped onto the analysis's variables (the
-// sandbox keeps none, so only an empty list matches: anything else is the controller's 422
-// "Variable array and analysis variable size differ"), a missing analysis a validation error
-// (422), a duplicate id 500.
+// createDataPoint is DataPointsController#create: ordered_variable_values mapped onto the
+// analysis's variables first (the sandbox keeps none, so only an empty list matches: anything
+// else is the controller's 422 "Variable array and analysis variable size differ"), then a
+// strict model (an unknown key is 500, even under a missing analysis), a missing analysis a
+// validation error (422), a duplicate id 500.
 func (s *Server) createDataPoint(w http.ResponseWriter, r *http.Request, analysisID string) {
 	obj, err := bodyObject(r, "data_point")
-	if err == nil {
-		err = refuseUnknown(dataPointModel, "DataPoint", obj)
-	}
 	if err != nil {
 		writeRails(w, err)
 		return
@@ -29,7 +26,11 @@ func (s *Server) createDataPoint(w http.ResponseWriter, r *http.Request, analysi
 		}
 		obj["set_variable_values"] = map[string]any{}
 	}
-	id, err := recordID("data_point", obj)
+	err = refuseUnknown(dataPointModel, "DataPoint", obj)
+	var id string
+	if err == nil {
+		id, err = recordID("data_point", obj)
+	}
 	var analysis record
 	if err == nil {
 		analysis, err = s.find("analyses", analysisID)

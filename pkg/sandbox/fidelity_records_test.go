@@ -2,6 +2,8 @@ package sandbox_test
 
 import (
 	"net/http"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -289,4 +291,29 @@ func TestActionAnswers(t *testing.T) {
 	if st["status"] != "post-processing" {
 		t.Errorf("analysis status %v after its last job completed, want post-processing (Resque)", st["status"])
 	}
+}
+
+// TestClientSetSeedZipNameStaysInside: an analysis stores any key, seed_zip_file_name too; the
+// sandbox must not follow such a name out of the analysis's directory when it deletes the zip.
+func TestClientSetSeedZipNameStaysInside(t *testing.T) {
+	eachMode(t, func(t *testing.T, mode sandbox.Locking) {
+		base := serveMode(t, mode)
+		dir := stateDirOf(t, base)
+		victim := filepath.Join(dir, "server", "victim")
+		if err := os.WriteFile(victim, []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pid := newProject(t, base)
+		a := sendJSON(t, "POST", base+"/projects/"+pid+"/analyses.json", map[string]any{"analysis": map[string]any{"seed_zip_file_name": "../../../../victim"}})
+		aid, _ := a.obj()["_id"].(string)
+		if a.status != 201 {
+			t.Fatalf("create: HTTP %d", a.status)
+		}
+		if d := send(t, "DELETE", base+"/analyses/"+aid+".json", "", nil); d.status != 204 {
+			t.Fatalf("DELETE: HTTP %d", d.status)
+		}
+		if !exists(victim) {
+			t.Fatalf("DELETE followed a client-set seed_zip_file_name out of the analysis's directory")
+		}
+	})
 }

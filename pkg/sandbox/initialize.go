@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -64,8 +65,10 @@ func (s *Server) initializeAnalysis(ctx context.Context, args []any) error {
 	if err := s.setJob(id, file, record{"status": AnalysisJobStarted, "start_time": mongoTime(s.now())}); err != nil {
 		return err
 	}
-	_, err = s.db.update("analyses", func(a record) error { a["run_flag"] = true; return nil }, id)
-	return err
+	if _, err := s.db.update("analyses", func(a record) error { a["run_flag"] = true; return nil }, id); err != nil && !errors.Is(err, errNoRecord) {
+		return err
+	}
+	return nil
 }
 
 // deleteAnalysisDir is ResqueJobs::DeleteAnalysis: `FileUtils.rm_rf dir if Dir.exist? dir`.
