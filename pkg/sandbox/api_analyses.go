@@ -101,9 +101,11 @@ func (s *Server) analysisStatus(w http.ResponseWriter, id string) {
 	}})
 }
 
-// seedZipStored is the stored name of the seed zip an analysis record points at ("" for none).
+// seedZipStored is the stored name of the seed zip an analysis record points at: "" for none,
+// and for a name a client set itself that is no file name the sandbox could have stored (an
+// analysis takes any key, seed_zip_file_name too).
 func seedZipStored(a record) string {
-	if n := str(a["seed_zip_file_name"]); n != "" {
+	if n := str(a["seed_zip_file_name"]); n != "" && checkID("file", storedName(n)) == nil {
 		return storedName(n)
 	}
 	return ""
