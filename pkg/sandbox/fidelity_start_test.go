@@ -102,6 +102,14 @@ func TestStartIsAsynchronous(t *testing.T) {
 		}
 		startAnalysis(t, idle.url, aid)
 		st := analysisState(t, idle.url, aid)
+		var keys []string
+		for k := range st {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		if want := []string{"_id", "analysis_type", "data_points", "exit_on_guideline_14", "id", "jobs", "run_flag", "status", "total_datapoints"}; !reflect.DeepEqual(keys, want) {
+			t.Errorf("status.json keys %v, want %v", keys, want)
+		}
 		wantJobs := []any{map[string]any{"index": 0.0, "analysis_type": "batch_run", "status": "queued", "status_message": ""}}
 		if st["status"] != "queued" || st["analysis_type"] != "batch_run" || !reflect.DeepEqual(st["jobs"], wantJobs) {
 			t.Fatalf("status.json right after the start: %v, want one job queued", st)
