@@ -3,9 +3,11 @@ package testenv
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
 	"os/exec"
 	"strings"
 	"sync"
@@ -138,6 +140,71 @@ func (s *Sandbox) Stderr() string { return s.stderr.String() }
 // URL returns replica i's base URL joined with path.
 func (s *Sandbox) URL(i int, path string) string {
 	return fmt.Sprintf("%s%s", s.Replicas[i%len(s.Replicas)], path)
+}
+
+// WaitIdle waits until the sandbox's background workers have nothing left to do (see
+// WaitSandboxIdle).
+func (s *Sandbox) WaitIdle(timeout time.Duration) error {
+	return WaitSandboxIdle(context.Background(), s.Replicas, timeout)
+}
+
+// WaitSandboxIdle waits until no Resque job waits in the queues of the sandbox whose replicas
+// are given and no replica's background worker holds one: GET /status answers
+// worker.pending 0, and then every replica answers worker.busy false (a worker is busy from
+// before it pops a job until a pop finds none, and nothing enqueues once the test stopped
+// sending, so this order cannot miss a job). It fails after timeout.
+func WaitSandboxIdle(ctx context.Context, replicas []string, timeout time.Duration) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	c := &http.Client{Timeout: 5 * time.Second}
+	type status struct {
+		Worker struct {
+			Busy    bool   `json:"busy"`
+			Pending *int64 `json:"pending"`
+		} `json:"worker"`
+	}
+	get := func(base string) (status, error) {
+		var st status
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/status", nil)
+		if err != nil {
+			return st, err
+		}
+		resp, err := c.Do(req)
+		if err != nil {
+			return st, err
+		}
+		defer resp.Body.Close()
+		if resp.StatusCode != http.StatusOK {
+			return st, fmt.Errorf("GET %s/status: HTTP %d", base, resp.StatusCode)
+		}
+		return st, json.NewDecoder(resp.Body).Decode(&st)
+	}
+	var last error
+	for {
+		idle := false
+		if st, err := get(replicas[0]); err != nil {
+			last = err
+		} else if st.Worker.Pending == nil || *st.Worker.Pending > 0 {
+			last = fmt.Errorf("jobs still queued (pending %v)", st.Worker.Pending)
+		} else {
+			idle = true
+			for _, base := range replicas {
+				st, err := get(base)
+				if err != nil || st.Worker.Busy {
+					idle, last = false, fmt.Errorf("the worker of %s is busy (%v)", base, err)
+					break
+				}
+			}
+		}
+		if idle {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("sandbox workers not idle after %v: %v", timeout, last)
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
 }
 
 func hasFlag(args []string, name string) bool {

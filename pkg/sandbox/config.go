@@ -1,9 +1,14 @@
-// Package sandbox serves an OpenStudio-Server-like API (projects, analyses, zip upload and
-// extraction, data points, result files) and the elb-openapi job API over one state directory laid
-// out like /mnt/openstudio. Several replicas (separate processes) can share the directory; how they
-// write it is chosen by a locking mode (none and local keep the real app's races, redlock is the
-// fixed app built on pkg/lock), and where the job queue lives by a queue mode (local per replica,
-// split per replica with the ceiling divided between replicas, or shared in Redis). It prints nothing and knows nothing of the command line.
+// Package sandbox serves an OpenStudio-Server-like API (projects, analyses, zip upload, start,
+// data points, result files) and the elb-openapi job API over one state directory laid out like
+// /mnt/openstudio. It is as strict as OpenStudio Server v3.7.0 (docs/sandbox.md): strict models,
+// string ids, missing records answered as Mongoid and Rails answer them, and an asynchronous
+// start whose extraction runs later in a background worker that every replica runs beside its
+// HTTP server, as every web pod runs resque:work beside Passenger. Several replicas (separate
+// processes) can share the directory and one Redis; how they write the directory is chosen by a
+// locking mode (none and local keep the real app's races, redlock is the fixed app built on
+// pkg/lock), and where the job API's queue lives by a queue mode (local per replica, split per
+// replica with the ceiling divided between replicas, or shared in Redis). It prints nothing and
+// knows nothing of the command line.
 package sandbox
 
 import (
@@ -55,6 +60,9 @@ const (
 	DefaultWriteDelay = time.Millisecond
 	DefaultMaxBody    = 64 << 20
 	DefaultLockTTL    = 10 * time.Second
+	// DefaultWorkerInterval is how long an idle background worker sleeps between polls of its
+	// queues: Resque's INTERVAL default.
+	DefaultWorkerInterval = 5 * time.Second
 	// DefaultSplitJobDurationSkew is the CLI's --job-duration-skew with --queue split (0 with the
 	// other queue modes): replica i's jobs run (1+i) times --job-duration, so that with
 	// round-robin routing one replica drains its queue while another still has jobs queued.
@@ -77,8 +85,8 @@ type Config struct {
 	Locking Locking
 	// Queue is the job queue mode. The default is local.
 	Queue QueueMode
-	// Masters are the Redis masters (needed by redlock and the shared queue). The shared queue
-	// keeps its records on the first one.
+	// Masters are the Redis masters (at least one: the background worker's Resque queues live on
+	// the first, as do the shared queue's records; redlock locks on all of them).
 	Masters []redis.UniversalClient
 	// Namespace separates the Redis keys of one sandbox run from another's.
 	Namespace string
@@ -112,6 +120,17 @@ type Config struct {
 	WriteDelay time.Duration
 	// MaxBody bounds a request body; larger ones get 413. The default is 64 MiB.
 	MaxBody int64
+	// WorkerInterval is how long the background worker (resque:work beside Passenger) sleeps
+	// when its queues are empty. The default is DefaultWorkerInterval.
+	WorkerInterval time.Duration
+	// NoZipRewrite turns off the extraction's sort-rewrite of a seed zip whose entries are not
+	// in name order (rubyzip's Zip.sort_entries plus commit-on-close, which the real server did
+	// until upstream's fix, PR #863). The zero value rewrites, as the real server did.
+	NoZipRewrite bool
+	// DropCreates is the fraction (0 to 1) of analysis and data point creates that answer 201
+	// but are never stored, chosen from the id: a lossy twin for checking that a stress run
+	// finds lost records. 0 (the default) stores every create.
+	DropCreates float64
 	// Logf receives one line per notable event (refused fenced writes, lost leases, failures).
 	// The default discards them.
 	Logf func(format string, args ...any)
@@ -146,6 +165,9 @@ func (c Config) withDefaults() Config {
 	if c.MaxBody == 0 {
 		c.MaxBody = DefaultMaxBody
 	}
+	if c.WorkerInterval == 0 {
+		c.WorkerInterval = DefaultWorkerInterval
+	}
 	if c.Namespace == "" {
 		c.Namespace = "default"
 	}
@@ -177,8 +199,14 @@ func (c Config) Validate() error {
 	if c.StateDir == "" {
 		return fmt.Errorf("no state directory given")
 	}
-	if (c.Locking == LockingRedlock || c.Queue == QueueShared) && len(c.Masters) == 0 {
-		return fmt.Errorf("locking %s / queue %s needs at least one Redis master", c.Locking, c.Queue)
+	if len(c.Masters) == 0 {
+		return fmt.Errorf("no Redis master given: the background worker takes InitializeAnalysis jobs from Redis (and --locking redlock and --queue shared keep their state there)")
+	}
+	if c.WorkerInterval < 0 {
+		return fmt.Errorf("worker interval %v must not be negative", c.WorkerInterval)
+	}
+	if !(c.DropCreates >= 0 && c.DropCreates <= 1) { // also refuses NaN
+		return fmt.Errorf("drop fraction %v must be 0 to 1", c.DropCreates)
 	}
 	if c.MaxPool < 1 || c.MaxRequests < 0 || c.MaxActive < 1 {
 		return fmt.Errorf("max pool (%d) and max active (%d) must be at least 1, max requests (%d) at least 0", c.MaxPool, c.MaxActive, c.MaxRequests)

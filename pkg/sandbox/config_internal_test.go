@@ -1,9 +1,12 @@
 package sandbox
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 func TestReplicaMaxActiveAndJobDuration(t *testing.T) {
@@ -49,7 +52,21 @@ func TestValidateReplicaCountAndSkew(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
 		}
 	}
-	if err := (Config{StateDir: "x", Queue: QueueSplit, Replica: 1, Replicas: 2, JobDurationSkew: 3}).Validate(); err != nil {
+	master := []redis.UniversalClient{redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})} // never dialled by Validate
+	if err := (Config{StateDir: "x", Queue: QueueSplit, Replica: 1, Replicas: 2, JobDurationSkew: 3, Masters: master}).Validate(); err != nil {
 		t.Errorf("a split queue replica: %v", err)
+	}
+	for _, c := range []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{StateDir: "x"}, "no Redis master given: the background worker takes InitializeAnalysis jobs from Redis"},
+		{Config{StateDir: "x", Masters: master, DropCreates: 1.5}, "drop fraction 1.5 must be 0 to 1"},
+		{Config{StateDir: "x", Masters: master, DropCreates: math.NaN()}, "drop fraction NaN"},
+		{Config{StateDir: "x", Masters: master, WorkerInterval: -time.Second}, "worker interval -1s must not be negative"},
+	} {
+		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)
+		}
 	}
 }

@@ -47,17 +47,6 @@ func checkID(kind, id string) error {
 	return nil
 }
 
-// checkFileName returns the base name of an uploaded file, or an error when it has none usable.
-func checkFileName(name string) (string, error) {
-	if i := strings.LastIndexAny(name, "/\\"); i >= 0 {
-		name = name[i+1:]
-	}
-	if err := checkID("file", name); err != nil {
-		return "", unprocessable("uploaded file name %q is not usable: %v", name, err)
-	}
-	return name, nil
-}
-
 // ignoredName reports whether a name in a judged directory is one the app generates itself (the
 // stress detector's ignore list): .osctl-*, analysis_zip.lock, analysis_zip.receipt, .nfs*.
 func ignoredName(name string) bool {

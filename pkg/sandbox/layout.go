@@ -96,36 +96,19 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 	}
 }
 
-// errNoZip says an analysis has no uploaded zip to extract.
-var errNoZip = errors.New("no analysis zip uploaded")
-
-// currentZip returns the newest uploaded file in dir (what the analysis record would point at).
-func currentZip(dir string) (string, error) {
-	ents, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", errNoZip
+// removeZip deletes a stored seed zip and then, as Paperclip's flush_deletes does, every
+// parent directory that this leaves empty, up to the analysis's own assets directory (the
+// volume's assets/analyses/ holds the other analyses).
+func (l layout) removeZip(id, name string) error {
+	p := filepath.Join(l.zipDir(id), name)
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
 	}
-	if err != nil {
-		return "", err
-	}
-	var best string
-	var bestT time.Time
-	for _, e := range ents {
-		if ignoredName(e.Name()) || !e.Type().IsRegular() {
-			continue
-		}
-		fi, err := e.Info()
-		if err != nil {
-			continue
-		}
-		if best == "" || fi.ModTime().After(bestT) {
-			best, bestT = filepath.Join(dir, e.Name()), fi.ModTime()
+	for dir := filepath.Dir(p); ; dir = filepath.Dir(dir) {
+		if os.Remove(dir) != nil || dir == l.analysisAssets(id) {
+			return nil
 		}
 	}
-	if best == "" {
-		return "", errNoZip
-	}
-	return best, nil
 }
 
 func exists(p string) bool {

@@ -1,11 +1,16 @@
 package sandbox_test
 
 import (
+	"context"
 	"os"
+	"path/filepath"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 func TestMain(m *testing.M) {
@@ -16,10 +21,13 @@ func TestMain(m *testing.M) {
 
 // Shape of one race round: few analyses, many writers each, so that writes overlap.
 const (
-	raceAnalyses = 6
+	raceAnalyses = 10
 	raceUploads  = 6
 	raceStarts   = 4
-	raceRounds   = 3
+	raceRounds   = 5
+	// raceWorkerInterval makes idle workers look for jobs often, so that extractions overlap
+	// the uploads still under way (the real 5 s would let most uploads finish first).
+	raceWorkerInterval = "10ms"
 )
 
 // findRace runs up to raceRounds rounds against the sandbox and returns the findings of the
@@ -29,8 +37,10 @@ func findRace(t *testing.T, sb *testenv.Sandbox) []finding {
 	for round := range raceRounds {
 		ids := mustCreate(t, sb.Replicas[0], raceAnalyses)
 		sent, stats := raceRound(t, sb.Replicas, ids, raceUploads, raceStarts, nil)
+		waitIdle(t, sb.Replicas)
 		fs := checkState(t, sb.StateDir, sent)
-		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d findings", round, stats.elapsed.Round(time.Millisecond), stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, len(fs))
+		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d of %d analyses extracted, %d findings", round, stats.elapsed.Round(time.Millisecond),
+			stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, extracted(t, sb.Replicas[0], ids), len(ids), len(fs))
 		if len(fs) > 0 {
 			return fs
 		}
@@ -50,16 +60,20 @@ func assertNoRace(t *testing.T, sb *testenv.Sandbox, rounds int, during func(rou
 			hook = func() { during(round) }
 		}
 		sent, stats := raceRound(t, sb.Replicas, ids, raceUploads, raceStarts, hook)
+		// The extractions run in the replicas' workers after the starts were answered.
+		waitIdle(t, sb.Replicas)
 		fs := checkState(t, sb.StateDir, sent)
-		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d findings", round, stats.elapsed.Round(time.Millisecond), stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, len(fs))
+		n := extracted(t, sb.Replicas[0], ids)
+		t.Logf("round %d (%v): uploads %d/%d acknowledged, starts %d/%d code 200, %d of %d analyses extracted, %d findings", round, stats.elapsed.Round(time.Millisecond),
+			stats.uploadsOK, stats.uploads, stats.startsOK, stats.starts, n, len(ids), len(fs))
 		for _, f := range fs {
 			t.Errorf("race: %s", f)
 		}
 		if stats.uploadsOK*2 < stats.uploads {
 			t.Errorf("only %d of %d uploads acknowledged: the round proves nothing", stats.uploadsOK, stats.uploads)
 		}
-		if stats.startsOK == 0 {
-			t.Errorf("no start acknowledged: extraction was never exercised")
+		if stats.startsOK == 0 || n == 0 {
+			t.Errorf("%d starts acknowledged, %d analyses extracted: extraction was never exercised", stats.startsOK, n)
 		}
 		all = append(all, stats)
 	}
@@ -67,7 +81,7 @@ func assertNoRace(t *testing.T, sb *testenv.Sandbox, rounds int, during func(rou
 }
 
 func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none", "--worker-interval", raceWorkerInterval)
 	fs := findRace(t, sb)
 	if len(fs) == 0 {
 		t.Fatalf("no race in %d rounds with --locking none at 3 replicas: the sandbox no longer reproduces the real app", raceRounds)
@@ -77,11 +91,11 @@ func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
 
 func TestLockingLocal(t *testing.T) {
 	t.Run("one replica is safe", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local")
+		sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local", "--worker-interval", raceWorkerInterval)
 		assertNoRace(t, sb, 2, nil)
 	})
 	t.Run("three replicas race", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local")
+		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local", "--worker-interval", raceWorkerInterval)
 		fs := findRace(t, sb)
 		if len(fs) == 0 {
 			t.Fatalf("no race in %d rounds with --locking local at 3 replicas: a process-local mutex must not protect across replicas", raceRounds)
@@ -91,7 +105,7 @@ func TestLockingLocal(t *testing.T) {
 }
 
 func TestLockingRedlockThreeReplicas(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock")
+	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval)
 	if len(sb.Redis) != 1 {
 		t.Fatalf("up started %d Redis masters, want 1: %v", len(sb.Redis), sb.Redis)
 	}
@@ -100,7 +114,7 @@ func TestLockingRedlockThreeReplicas(t *testing.T) {
 
 func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 	masters := testenv.StartRedisMasters(t, 3)
-	args := []string{"--replicas", "3", "--locking", "redlock"}
+	args := []string{"--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval}
 	for _, u := range testenv.URLs(masters) {
 		args = append(args, "--redis", u)
 	}
@@ -123,4 +137,52 @@ func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 	if exited, err := sb.Exited(); exited {
 		t.Fatalf("sandbox exited after a master was killed: %v", err)
 	}
+}
+
+// TestConcurrentStartsAcrossReplicas sends many starts of one analysis at once through three
+// replica processes: find-or-create of the jobs (shared only through the state directory) must
+// leave well-formed jobs, each at its own index, and every start's InitializeAnalysis must run.
+func TestConcurrentStartsAcrossReplicas(t *testing.T) {
+	eachMode(t, func(t *testing.T, mode sandbox.Locking) {
+		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", string(mode), "--worker-interval", raceWorkerInterval)
+		id := mustCreate(t, sb.Replicas[0], 1)[0]
+		if st, err := upload(context.Background(), sb.Replicas[0], id, newTestZip(t)); err != nil || st != 201 {
+			t.Fatalf("upload: %d %v", st, err)
+		}
+		const starts = 30
+		var wg sync.WaitGroup
+		for i := range starts {
+			wg.Go(func() {
+				if code, err := start(context.Background(), sb.URL(i, ""), id); err != nil || code != 200 {
+					t.Errorf("start %d: code %d %v", i, code, err)
+				}
+			})
+		}
+		wg.Wait()
+		waitIdle(t, sb.Replicas)
+		jobs := statusJobs(t, sb.Replicas[1], id)
+		seen := map[float64]bool{}
+		for _, j := range jobs {
+			idx, _ := j["index"].(float64)
+			if seen[idx] || idx < 0 || idx >= starts || j["status"] != "started" || j["analysis_type"] != "batch_run" {
+				t.Errorf("job %v: want a started batch_run job at an index of its own below %d", j, starts)
+			}
+			seen[idx] = true
+		}
+		var performed int64
+		for _, r := range sb.Replicas {
+			w := workerStatus(t, r)
+			performed += w.Performed + w.Failed
+		}
+		if len(jobs) == 0 || len(jobs) > starts || performed != starts {
+			t.Errorf("%d jobs, %d InitializeAnalysis jobs run for %d starts", len(jobs), performed, starts)
+		}
+		ents, _ := os.ReadDir(filepath.Join(sb.StateDir, "db/jobs", id))
+		for _, e := range ents {
+			if strings.HasPrefix(e.Name(), ".osctl-tmp") {
+				t.Errorf("temporary job record %s left", e.Name())
+			}
+		}
+		t.Logf("%d concurrent starts made %d jobs", starts, len(jobs))
+	})
 }

@@ -26,10 +26,6 @@ func unprocessable(format string, a ...any) *apiError {
 	return &apiError{Status: http.StatusUnprocessableEntity, Msg: fmt.Sprintf(format, a...)}
 }
 
-func notFound(kind, id string) *apiError {
-	return &apiError{Status: http.StatusNotFound, Msg: fmt.Sprintf("%s %q not found", kind, id)}
-}
-
 // writeJSON answers status with v as JSON.
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	w.Header().Set("Content-Type", "application/json; charset=utf-8")

@@ -27,22 +27,33 @@ type Status struct {
 	ReplicaMaxActive int `json:"replica_max_active,omitempty"`
 	// JobDuration is how long a job runs on this replica (JobDuration stretched by the skew).
 	JobDuration string `json:"job_duration"`
+	// WorkerInterval is how long the idle background worker sleeps between polls.
+	WorkerInterval string `json:"worker_interval"`
+	// ZipRewrite says whether extraction sort-rewrites seed zips not in name order.
+	ZipRewrite bool `json:"zip_rewrite"`
+	// DropCreates is the fraction of analysis and data point creates answered but not stored.
+	DropCreates float64 `json:"drop_creates"`
+	// Worker is what the background worker does.
+	Worker WorkerStatus `json:"worker"`
 }
 
 // Server is one sandbox replica: an http.Handler over the shared state directory, and the job
-// dispatcher running until the context given to New ends.
+// dispatcher and the background worker running until the context given to New ends.
 type Server struct {
 	cfg     Config
 	db      store
 	st      storage
 	jobs    jobQueue
 	gate    *gate
+	layout  layout
+	resque  resque
+	worker  *worker
 	handler http.Handler
 	now     func() time.Time
 }
 
 // New prepares a replica over cfg.StateDir (creating server/ and db/ in it) and starts its job
-// dispatcher, which runs until ctx ends.
+// dispatcher and its background worker, which run until ctx ends.
 func New(ctx context.Context, cfg Config) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
@@ -63,16 +74,19 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	p := pacer{chunk: cfg.UploadChunk, delay: cfg.WriteDelay}
 	switch cfg.Locking {
 	case LockingNone:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold}
+		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, noRewrite: cfg.NoZipRewrite}
 	case LockingLocal:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, mu: &keyedMutex{}}
+		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, mu: &keyedMutex{}, noRewrite: cfg.NoZipRewrite}
 	case LockingRedlock:
 		lk, err := newRedlockLeaser(cfg)
 		if err != nil {
 			return nil, err
 		}
-		s.st = &redlockStorage{l: l, p: p, hold: cfg.Hold, locks: lk, keyFn: lockKey, logf: cfg.Logf}
+		s.st = &redlockStorage{l: l, p: p, hold: cfg.Hold, locks: lk, keyFn: lockKey, logf: cfg.Logf, noRewrite: cfg.NoZipRewrite}
 	}
+	s.layout, s.resque = l, newResque(cfg)
+	s.worker = &worker{q: s.resque, queues: workerQueues, interval: cfg.WorkerInterval, wait: sleepCtx, perform: s.perform,
+		name: workerName(workerQueues), logf: cfg.Logf}
 	switch cfg.Queue {
 	case QueueLocal, QueueSplit:
 		s.jobs = newLocalQueue(cfg, s.now)
@@ -84,6 +98,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 		s.jobs = q
 	}
 	go s.jobs.run(ctx)
+	s.worker.busy.Store(true) // until its first look finds the queues empty
+	go s.worker.run(ctx)
 	s.handler = s.gate.wrap(http.HandlerFunc(s.route))
 	return s, nil
 }
@@ -94,7 +110,9 @@ func (s *Server) Handler() http.Handler { return s.handler }
 // Status returns what GET /status answers.
 func (s *Server) Status() Status {
 	return Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
-		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String()}
+		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String(),
+		WorkerInterval: s.cfg.WorkerInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
+		Worker: s.worker.status(context.Background())}
 }
 
 // route dispatches a request by its path; the last segment may end in .json.
@@ -124,11 +142,13 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	case is(http.MethodPost, "projects"):
 		s.createProject(w, r)
 	case is(http.MethodGet, "projects", "*"):
-		s.getRecord(w, "project", "projects", seg(1))
+		s.getProject(w, seg(1))
 	case is(http.MethodPost, "projects", "*", "analyses"):
 		s.createAnalysis(w, r, seg(1))
 	case is(http.MethodGet, "analyses", "*"):
-		s.getRecord(w, "analysis", "analyses", seg(1))
+		s.getAnalysis(w, seg(1))
+	case is(http.MethodDelete, "analyses", "*"):
+		s.deleteAnalysis(w, r, seg(1))
 	case is(http.MethodGet, "analyses", "*", "status"):
 		s.analysisStatus(w, seg(1))
 	case is(http.MethodPost, "analyses", "*", "upload"):

@@ -1,6 +1,8 @@
 package sandbox
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -43,6 +45,12 @@ func (s *scriptedLeaser) acquire(ctx context.Context, key string) (lease, error)
 	return l, nil
 }
 
+// keepName is a storeZip save that records nothing: the zip keeps one name.
+func keepName() (string, error) { return "seed.zip", nil }
+
+// seedZip names the zip the storage tests upload.
+func seedZip() (string, error) { return "seed.zip", nil }
+
 func newTestRedlock(t *testing.T, tokens ...int64) (*redlockStorage, *scriptedLeaser, *[]string) {
 	var mu sync.Mutex
 	var logs []string
@@ -55,10 +63,10 @@ func newTestRedlock(t *testing.T, tokens ...int64) (*redlockStorage, *scriptedLe
 func TestFencedWriteIsRefusedAndLogged(t *testing.T) {
 	st, _, logs := newTestRedlock(t, 7, 3)
 	ctx := context.Background()
-	if err := st.storeZip(ctx, "a1", "seed.zip", []byte("newer holder")); err != nil {
+	if err := st.storeZip(ctx, "a1", "seed.zip", "seed.zip", []byte("newer holder"), keepName); err != nil {
 		t.Fatal(err)
 	}
-	err := st.storeZip(ctx, "a1", "seed.zip", []byte("stale holder"))
+	err := st.storeZip(ctx, "a1", "seed.zip", "seed.zip", []byte("stale holder"), keepName)
 	if !errors.Is(err, errFenced) {
 		t.Fatalf("stale write: %v, want a fencing refusal", err)
 	}
@@ -97,7 +105,7 @@ func TestLostLeaseStopsTheWrite(t *testing.T) {
 			time.Sleep(time.Millisecond)
 		}
 	}()
-	err := st.storeZip(context.Background(), "a2", "seed.zip", []byte("data"))
+	err := st.storeZip(context.Background(), "a2", "seed.zip", "seed.zip", []byte("data"), keepName)
 	if err == nil || !strings.Contains(err.Error(), "lost") {
 		t.Fatalf("write under a lost lease: %v, want it stopped", err)
 	}
@@ -115,16 +123,16 @@ func TestRedlockExtractionReplacesWhole(t *testing.T) {
 	write := func(entries map[string]string) []byte {
 		return testZipBytes(t, entries)
 	}
-	if err := st.storeZip(ctx, "a3", "seed.zip", write(map[string]string{"one.txt": "1", "dir/two.txt": "2"})); err != nil {
+	if err := st.storeZip(ctx, "a3", "seed.zip", "seed.zip", write(map[string]string{"one.txt": "1", "dir/two.txt": "2"}), keepName); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.extract(ctx, "a3"); err != nil {
+	if err := st.initialize(ctx, "a3", seedZip); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.storeZip(ctx, "a3", "seed.zip", write(map[string]string{"three.txt": "3"})); err != nil {
+	if err := st.storeZip(ctx, "a3", "seed.zip", "seed.zip", write(map[string]string{"three.txt": "3"}), keepName); err != nil {
 		t.Fatal(err)
 	}
-	if err := st.extract(ctx, "a3"); err != nil {
+	if err := st.initialize(ctx, "a3", seedZip); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -148,21 +156,21 @@ func TestPlainExtractionSkipsExistingFiles(t *testing.T) {
 	// The real app's behaviour kept in modes none and local: a file that exists is not rewritten.
 	st := &plainStorage{l: layout{root: t.TempDir()}, p: pacer{chunk: 8}}
 	ctx := context.Background()
-	if err := st.storeZip(ctx, "a4", "seed.zip", testZipBytes(t, map[string]string{"x.txt": "from zip"})); err != nil {
+	if err := st.storeZip(ctx, "a4", "seed.zip", "seed.zip", testZipBytes(t, map[string]string{"x.txt": "from zip"}), keepName); err != nil {
 		t.Fatal(err)
 	}
 	dir := st.l.extractDir("a4")
 	_ = os.MkdirAll(dir, 0o755)
 	_ = os.WriteFile(filepath.Join(dir, "x.txt"), []byte("partial"), 0o644)
-	if err := st.extract(ctx, "a4"); err != nil {
+	if err := st.initialize(ctx, "a4", seedZip); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(filepath.Join(dir, "x.txt"))
 	if string(b) != "partial" {
 		t.Fatalf("x.txt = %q: the plain extraction must skip existing files", b)
 	}
-	if !exists(filepath.Join(dir, receiptFileName)) {
-		t.Fatalf("no receipt after the extraction")
+	if exists(filepath.Join(dir, receiptFileName)) {
+		t.Fatalf("the real extract_archive leaves no receipt")
 	}
 }
 
@@ -174,5 +182,44 @@ func TestEntryNameRefusesEscapes(t *testing.T) {
 	}
 	if n, err := entryName("scripts/analysis/a.rb"); err != nil || n != filepath.FromSlash("scripts/analysis/a.rb") {
 		t.Errorf("good entry: %q %v", n, err)
+	}
+}
+
+// TestPlainExtractionDoesNotVerifyChecksums: rubyzip 2.3 writes an entry as it reads it; a
+// stored entry whose bytes no longer match its checksum is extracted, not refused.
+func TestPlainExtractionDoesNotVerifyChecksums(t *testing.T) {
+	st := &plainStorage{l: layout{root: t.TempDir()}, p: pacer{chunk: 8}, noRewrite: true}
+	z := storedZipBytes(t, 'x')
+	i := bytes.Index(z, bytes.Repeat([]byte("x"), 1000))
+	copy(z[i:], "torn")
+	ctx := context.Background()
+	// One extract_archive pass, without the retries that would hide an error.
+	path := filepath.Join(t.TempDir(), "seed.zip")
+	_ = os.WriteFile(path, z, 0o644)
+	ra, _ := openReopener(path)
+	defer ra.Close()
+	zr, err := zip.NewReader(ra, int64(len(z)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := extractEntries(ctx, st.p, byName(zr.File), t.TempDir(), ra); err != nil {
+		t.Fatalf("one rubyzip pass over an entry with a wrong checksum: %v, want it written as read", err)
+	}
+	if err := st.storeZip(ctx, "a5", "seed.zip", "", z, keepName); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.initialize(ctx, "a5", seedZip); err != nil {
+		t.Fatalf("extraction of an entry with a wrong checksum: %v, want it written as read", err)
+	}
+	b, _ := os.ReadFile(filepath.Join(st.l.extractDir("a5"), "b.txt"))
+	if !bytes.HasPrefix(b, []byte("torn")) || len(b) != 1000 {
+		t.Fatalf("b.txt = %q..., want the torn bytes", b[:min(8, len(b))])
+	}
+	rl := &redlockStorage{l: layout{root: t.TempDir()}, p: pacer{chunk: 8}, locks: &scriptedLeaser{tokens: []int64{1, 2, 3, 4}}, keyFn: lockKey, logf: t.Logf, noRewrite: true}
+	if err := rl.storeZip(ctx, "a5", "seed.zip", "", z, keepName); err != nil {
+		t.Fatal(err)
+	}
+	if err := rl.initialize(ctx, "a5", seedZip); err == nil {
+		t.Fatalf("the fixed app extracted an entry whose checksum is wrong")
 	}
 }

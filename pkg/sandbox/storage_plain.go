@@ -3,22 +3,26 @@ package sandbox
 import (
 	"archive/zip"
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 )
 
-// plainStorage is the real app's storage (modes none and local): Paperclip writes the zip straight
-// to its final path, and the extraction writes each entry in place unless a file of that name
-// already exists, then leaves analysis_zip.receipt so that later starts skip it. With a keyed
-// mutex (local mode) each analysis's upload and extraction are serialised within this process
-// only.
+// plainStorage is the real app's storage (modes none and local). Paperclip persists the record,
+// deletes the old file and writes the new one straight to its final path; InitializeAnalysis
+// runs the real extract_archive: entries in name order, each written in place unless a file of
+// that name already exists, and on close rubyzip's sort-rewrite of the zip (unless
+// noRewrite). With a keyed mutex (local mode) each analysis's upload and extraction are
+// serialised within this process only.
 type plainStorage struct {
-	l    layout
-	p    pacer
-	hold time.Duration
-	mu   *keyedMutex // nil in mode none
+	l         layout
+	p         pacer
+	hold      time.Duration
+	mu        *keyedMutex // nil in mode none
+	noRewrite bool
 }
 
 func (s *plainStorage) lock(id string) func() {
@@ -28,42 +32,99 @@ func (s *plainStorage) lock(id string) func() {
 	return s.mu.lock(id)
 }
 
-func (s *plainStorage) storeZip(ctx context.Context, id, name string, body []byte) error {
+func (s *plainStorage) storeZip(ctx context.Context, id, name, loaded string, body []byte, save func() (string, error)) error {
 	unlock := s.lock(id)
 	defer unlock()
 	dir := s.l.zipDir(id)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := sleepCtx(ctx, s.hold); err != nil {
 		return err
 	}
-	if err := sleepCtx(ctx, s.hold); err != nil {
+	// Mongoid saves the document, then Paperclip's after_save deletes the file the record
+	// named when the request loaded it (two uploads that loaded it before either saved both
+	// write one file in place) and writes the new one.
+	if _, err := save(); err != nil {
+		return err
+	}
+	if loaded != "" {
+		if err := os.Remove(filepath.Join(dir, loaded)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	return writeInPlace(ctx, s.p, filepath.Join(dir, name), body)
 }
 
-func (s *plainStorage) extract(ctx context.Context, id string) error {
+func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (string, error)) error {
 	unlock := s.lock(id)
 	defer unlock()
-	dir := s.l.extractDir(id)
-	// The real app's non-atomic check: File.exist? on the receipt, then extract.
-	if exists(filepath.Join(dir, receiptFileName)) {
-		return nil
+	name, err := save()
+	if err != nil || name == "" {
+		return err
 	}
-	zipPath, err := currentZip(s.l.zipDir(id))
+	return s.l.removeZip(id, name)
+}
+
+func (s *plainStorage) initialize(ctx context.Context, id string, zipName func() (string, error)) error {
+	unlock := s.lock(id)
+	defer unlock()
+	// seed_zip.path is read once, when the job loads the analysis; each attempt opens it again.
+	name, err := zipName()
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	for attempt := 1; ; attempt++ {
+		if err = s.extractOnce(ctx, id, name); err == nil || ctx.Err() != nil || attempt == initAttempts {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("Extraction of the seed.zip file failed %d times with error %v", initAttempts, err)
+	}
+	return nil
+}
+
+// extractOnce is one extract_archive: Zip::File.open reads the central directory, the entries
+// are extracted in name order, and closing the file (also after an error) commits the
+// sort-rewrite when the entries were not in name order.
+func (s *plainStorage) extractOnce(ctx context.Context, id, name string) error {
+	if name == "" {
+		return errNoZip
+	}
+	zipPath := filepath.Join(s.l.zipDir(id), name)
+	ra, err := openReopener(zipPath)
+	if err != nil {
 		return err
 	}
-	if err := sleepCtx(ctx, s.hold); err != nil {
+	defer ra.Close()
+	size, err := ra.size()
+	if err != nil {
 		return err
 	}
-	// Extraction skips files that already exist.
-	if err := extractAll(ctx, s.p, zipPath, dir, true); err != nil {
-		return err
+	zr, err := zip.NewReader(ra, size)
+	if err != nil {
+		return fmt.Errorf("opening %s: %v", name, err)
 	}
-	return os.WriteFile(filepath.Join(dir, receiptFileName), []byte(time.Now().UTC().Format(time.RFC3339Nano)+"\n"), 0o644)
+	sorted := byName(zr.File)
+	dir := s.l.extractDir(id)
+	err = os.MkdirAll(dir, 0o755)
+	if err == nil {
+		err = sleepCtx(ctx, s.hold)
+	}
+	if err == nil {
+		err = extractEntries(ctx, s.p, sorted, dir, ra)
+	}
+	if !s.noRewrite && !inNameOrder(zr.File) {
+		if cerr := rubyzipCommit(zipPath, ra, sorted, zr.Comment); err == nil && cerr != nil {
+			err = fmt.Errorf("rewriting %s sorted: %v", name, cerr)
+		}
+	}
+	return err
+}
+
+func (s *plainStorage) removeExtraction(ctx context.Context, id string) error {
+	return os.RemoveAll(s.l.extractDir(id))
 }
 
 func (s *plainStorage) storeResult(ctx context.Context, resultID, name string, body []byte) error {
@@ -86,66 +147,4 @@ func writeInPlace(ctx context.Context, p pacer, path string, body []byte) error 
 		return err
 	}
 	return f.Close()
-}
-
-// extractEntry writes one zip entry to dest in paced pieces; a corrupt entry leaves what was
-// extractAll unpacks every entry of zipPath into dir, checking each CRC. With skipExisting, files
-// already in dir are left as they are (the real app's extraction, racing another one).
-func extractAll(ctx context.Context, p pacer, zipPath, dir string, skipExisting bool) error {
-	zr, err := zip.OpenReader(zipPath)
-	if err != nil {
-		return fmt.Errorf("opening %s: %v", filepath.Base(zipPath), err)
-	}
-	defer zr.Close()
-	for _, f := range zr.File {
-		name, err := entryName(f.Name)
-		if err != nil {
-			return err
-		}
-		dest := filepath.Join(dir, name)
-		if f.FileInfo().IsDir() {
-			if err := os.MkdirAll(dest, 0o755); err != nil {
-				return err
-			}
-			continue
-		}
-		if skipExisting && exists(dest) {
-			continue
-		}
-		if err := os.MkdirAll(filepath.Dir(dest), 0o755); err != nil {
-			return err
-		}
-		if err := extractEntry(ctx, p, f, dest); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// written so far (as rubyzip does) and returns the error.
-func extractEntry(ctx context.Context, p pacer, f *zip.File, dest string) error {
-	rc, err := f.Open()
-	if err != nil {
-		return fmt.Errorf("zip entry %s: %v", f.Name, err)
-	}
-	defer rc.Close()
-	out, err := os.OpenFile(dest, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	p.pause()
-	if err := p.copy(ctx, out, rc); err != nil {
-		out.Close()
-		return fmt.Errorf("zip entry %s: %v", f.Name, err)
-	}
-	return out.Close()
-}
-
-// entryName checks a zip entry name stays inside the extraction directory.
-func entryName(name string) (string, error) {
-	clean := filepath.Clean(filepath.FromSlash(name))
-	if !filepath.IsLocal(clean) {
-		return "", fmt.Errorf("zip entry %q escapes the analysis directory", name)
-	}
-	return clean, nil
 }

@@ -1,7 +1,11 @@
 package sandbox
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,9 +38,11 @@ type leaser interface {
 var errFenced = errors.New("fenced")
 
 // redlockStorage is the fixed app: each analysis's upload and extraction run under one Redlock
-// lease; files are written to a temp name and renamed; an extraction is built in a temp directory
-// and swapped in whole; the lease's fencing token is recorded in .osctl-fence beside the zip and
-// in the extraction, and a write whose token is lower than the recorded one is refused.
+// lease; files are written to a temp name and renamed; an extraction is built in a temp
+// directory and swapped in whole, and a seed zip whose entries are not in name order is
+// rewritten sorted atomically under the same lease; the lease's fencing token is recorded in
+// .osctl-fence beside the zip and in the extraction, and a write whose token is lower than the
+// recorded one is refused.
 type redlockStorage struct {
 	l     layout
 	p     pacer
@@ -44,6 +50,8 @@ type redlockStorage struct {
 	locks leaser
 	keyFn func(id, step string) string
 	logf  func(string, ...any)
+	// noRewrite turns off the extraction's sort-rewrite of the seed zip.
+	noRewrite bool
 }
 
 // withLease runs fn under the analysis's lock, on a context that ends when the request ends or
@@ -86,7 +94,7 @@ func (s *redlockStorage) lost(l lease, key, what string, err error) error {
 	return err
 }
 
-func (s *redlockStorage) storeZip(ctx context.Context, id, name string, body []byte) error {
+func (s *redlockStorage) storeZip(ctx context.Context, id, name, _ string, body []byte, save func() (string, error)) error {
 	return s.withLease(ctx, id, "upload", func(ctx context.Context, token int64) error {
 		dir := s.l.zipDir(id)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -107,49 +115,133 @@ func (s *redlockStorage) storeZip(ctx context.Context, id, name string, body []b
 		if err := os.Rename(tmp, filepath.Join(dir, name)); err != nil {
 			return err
 		}
+		prev, err := save()
+		if err != nil {
+			return err
+		}
+		if prev != "" && prev != name {
+			if err := os.Remove(filepath.Join(dir, prev)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return err
+			}
+		}
 		return recordFence(fence, token)
 	})
 }
 
-func (s *redlockStorage) extract(ctx context.Context, id string) error {
-	return s.withLease(ctx, id, "extraction", func(ctx context.Context, token int64) error {
-		zipPath, err := currentZip(s.l.zipDir(id))
+func (s *redlockStorage) dropZip(ctx context.Context, id string, save func() (string, error)) error {
+	return s.withLease(ctx, id, "zip removal", func(ctx context.Context, token int64) error {
+		name, err := save()
+		if err != nil || name == "" {
+			return err
+		}
+		return s.l.removeZip(id, name)
+	})
+}
+
+// initialize runs each attempt under the analysis's lease: the zip the record names is read
+// whole, sort-rewritten atomically (temp file + rename, fenced) when its entries are not in
+// name order, and extracted into a temporary directory that replaces the extraction whole.
+func (s *redlockStorage) initialize(ctx context.Context, id string, zipName func() (string, error)) error {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.withLease(ctx, id, "extraction", func(ctx context.Context, token int64) error {
+			name, err := zipName()
+			if err != nil {
+				return err
+			}
+			return s.extractOnce(ctx, id, name, token)
+		})
+		if err == nil || ctx.Err() != nil || attempt == initAttempts {
+			break
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("Extraction of the seed.zip file failed %d times with error %v", initAttempts, err)
+	}
+	return nil
+}
+
+func (s *redlockStorage) extractOnce(ctx context.Context, id, name string, token int64) error {
+	if name == "" {
+		return errNoZip
+	}
+	zipPath := filepath.Join(s.l.zipDir(id), name)
+	b, err := os.ReadFile(zipPath)
+	if err != nil {
+		return err
+	}
+	zr, err := zip.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		return fmt.Errorf("opening %s: %v", name, err)
+	}
+	// The receipt names the zip the extraction was made from: that zip extracted again gives
+	// the same directory, so a start after no new upload has nothing to do.
+	sum := sha256.Sum256(b)
+	made := "zip sha256 " + hex.EncodeToString(sum[:]) + "\n"
+	if r, err := os.ReadFile(filepath.Join(s.l.extractDir(id), receiptFileName)); err == nil && strings.HasSuffix(string(r), made) {
+		return nil
+	}
+	parent := filepath.Dir(s.l.extractDir(id))
+	if err := os.MkdirAll(parent, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.MkdirTemp(parent, tempPrefix+id+"-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	if err := extractEntries(ctx, s.p, zr.File, tmp, nil); err != nil {
+		return err
+	}
+	final := b
+	if !s.noRewrite && !inNameOrder(zr.File) {
+		var sorted bytes.Buffer
+		if err := writeSorted(&sorted, byName(zr.File), zr.Comment); err != nil {
+			return err
+		}
+		final = sorted.Bytes()
+		sum = sha256.Sum256(final)
+	}
+	stamp := time.Now().UTC().Format(time.RFC3339Nano) + "\nzip sha256 " + hex.EncodeToString(sum[:]) + "\n"
+	if err := os.WriteFile(filepath.Join(tmp, receiptFileName), []byte(stamp), 0o644); err != nil {
+		return err
+	}
+	if err := recordFence(filepath.Join(tmp, fenceFileName), token); err != nil {
+		return err
+	}
+	fence := filepath.Join(s.l.analysisAssets(id), fenceFileName)
+	if err := s.checkFence(fence, token, "extraction of analysis "+id); err != nil {
+		return err
+	}
+	if err := s.checkFence(filepath.Join(s.l.extractDir(id), fenceFileName), token, "extraction of analysis "+id); err != nil {
+		return err
+	}
+	if !bytes.Equal(final, b) {
+		ztmp, err := writeTemp(ctx, pacer{chunk: max(s.p.chunk, 1)}, s.l.zipDir(id), final)
 		if err != nil {
 			return err
 		}
-		parent := filepath.Dir(s.l.extractDir(id))
-		if err := os.MkdirAll(parent, 0o755); err != nil {
-			return err
-		}
-		tmp, err := os.MkdirTemp(parent, tempPrefix+id+"-")
-		if err != nil {
-			return err
-		}
-		defer os.RemoveAll(tmp)
-		if err := extractAll(ctx, s.p, zipPath, tmp, false); err != nil {
-			return err
-		}
-		stamp := []byte(time.Now().UTC().Format(time.RFC3339Nano) + "\n")
-		if err := os.WriteFile(filepath.Join(tmp, receiptFileName), stamp, 0o644); err != nil {
-			return err
-		}
-		if err := recordFence(filepath.Join(tmp, fenceFileName), token); err != nil {
-			return err
-		}
-		fence := filepath.Join(s.l.analysisAssets(id), fenceFileName)
-		if err := s.checkFence(fence, token, "extraction of analysis "+id); err != nil {
-			return err
-		}
-		if err := s.checkFence(filepath.Join(s.l.extractDir(id), fenceFileName), token, "extraction of analysis "+id); err != nil {
-			return err
-		}
+		defer os.Remove(ztmp)
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := swapDir(tmp, s.l.extractDir(id)); err != nil {
+		if err := os.Rename(ztmp, zipPath); err != nil {
 			return err
 		}
-		return recordFence(fence, token)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := swapDir(tmp, s.l.extractDir(id)); err != nil {
+		return err
+	}
+	return recordFence(fence, token)
+}
+
+// removeExtraction removes the extraction under the analysis's lease.
+func (s *redlockStorage) removeExtraction(ctx context.Context, id string) error {
+	return s.withLease(ctx, id, "extraction removal", func(ctx context.Context, token int64) error {
+		return os.RemoveAll(s.l.extractDir(id))
 	})
 }
 

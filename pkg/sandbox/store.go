@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // errExists says a record with that id already exists.
@@ -17,9 +19,11 @@ var errExists = errors.New("record exists")
 // errNoRecord says there is no record with that id.
 var errNoRecord = errors.New("no record")
 
-// store keeps records (projects, analyses, data points, result files) as JSON files under
+// store keeps records (projects, analyses, jobs, data points, result files) as JSON files under
 // <state>/db/<kind>/, each written atomically, so that every replica reads every record. It is
-// outside server/, which the stress detector judges.
+// outside server/, which the stress detector judges. Creates are atomic (link(2)); updates
+// take an flock on a hidden sidecar file, so that two processes updating one record both
+// land, as two $set operations on one MongoDB document do.
 type store struct{ dir string }
 
 func (s store) path(kind string, id ...string) string {
@@ -115,4 +119,60 @@ func (s store) writeTemp(dir string, v any) (string, error) {
 		return "", err
 	}
 	return f.Name(), nil
+}
+
+// update applies fn to a record under an exclusive flock shared by every process, and writes
+// the result atomically; errNoRecord when it does not exist. It returns the record as written.
+func (s store) update(kind string, fn func(rec record) error, id ...string) (record, error) {
+	p := s.path(kind, id...)
+	unlock, err := flockPath(filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".lock"))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, errNoRecord
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var rec record
+	if err := s.get(kind, &rec, id...); err != nil {
+		return nil, err
+	}
+	if err := fn(rec); err != nil {
+		return nil, err
+	}
+	return rec, s.put(kind, rec, id...)
+}
+
+// remove deletes a record (and its update lock); a missing one is not an error.
+func (s store) remove(kind string, id ...string) error {
+	p := s.path(kind, id...)
+	_ = os.Remove(filepath.Join(filepath.Dir(p), "."+filepath.Base(p)+".lock"))
+	if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// removeAll deletes every record of kind under the given parent ids.
+func (s store) removeAll(kind string, parent ...string) error {
+	return os.RemoveAll(filepath.Join(append([]string{s.dir, kind}, parent...)...))
+}
+
+// flockPath takes an exclusive flock on path (created if needed) and returns its release.
+func flockPath(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	for {
+		err = unix.Flock(int(f.Fd()), unix.LOCK_EX)
+		if !errors.Is(err, unix.EINTR) {
+			break
+		}
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("locking %s: %v", path, err)
+	}
+	return func() { _ = f.Close() }, nil
 }

@@ -23,7 +23,10 @@ func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 ports) share one state directory laid out like /mnt/openstudio, and one or more Redis masters.
 It serves the OpenStudio routes a stress run uses and the elb-openapi job API, and can write the
 shared files the way the real app does (--locking none or local: races appear with two or more
-replicas) or the way the fixed app does (--locking redlock: none appear). Its job queue is
+replicas) or the way the fixed app does (--locking redlock: none appear). It is as strict as
+OpenStudio Server v3.7.0 (strict models, string ids, missing records answered as the real
+server answers them), and a start is asynchronous: every replica runs a background worker, as
+every web pod runs resque:work, that takes InitializeAnalysis jobs from Redis and extracts. Its job queue is
 elb-openapi's per-replica dict (--queue local: the ceiling is multiplied by the replicas), the
 naive fix that divides the ceiling between replicas (--queue split: jobs are stranded on a busy
 replica while another idles), or the real fix in Redis (--queue shared).`,
@@ -47,6 +50,11 @@ type modeFlags struct {
 	WriteDelay  time.Duration
 	MaxBody     int64
 	LockTTL     time.Duration
+	// WorkerInterval, ZipRewrite and DropCreates are --worker-interval, --zip-rewrite and
+	// --drop-creates.
+	WorkerInterval time.Duration
+	ZipRewrite     bool
+	DropCreates    float64
 }
 
 func (m *modeFlags) add(cmd *cobra.Command) {
@@ -63,6 +71,9 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&m.WriteDelay, "write-delay", sandbox.DefaultWriteDelay, "pause after each piece of a file write (non-atomic writes interleave during it)")
 	fl.Int64Var(&m.MaxBody, "max-body", sandbox.DefaultMaxBody, "largest request body in bytes; larger ones get 413")
 	fl.DurationVar(&m.LockTTL, "lock-ttl", sandbox.DefaultLockTTL, "Redlock TTL of --locking redlock (renewed while held)")
+	fl.DurationVar(&m.WorkerInterval, "worker-interval", sandbox.DefaultWorkerInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
+	fl.BoolVar(&m.ZipRewrite, "zip-rewrite", true, "extraction rewrites a seed zip whose entries are not in name order, sorted (rubyzip's sort_entries, as the real server did until upstream's PR #863); --zip-rewrite=false keeps every zip as uploaded")
+	fl.Float64Var(&m.DropCreates, "drop-creates", 0, "fault injection: this fraction (0 to 1) of analysis and data point creates, chosen by a hash of the id, answer 201 but are never stored (a lossy twin that 'osctl stress' must find lost records in)")
 }
 
 // args returns the flags as command-line arguments for a replica.
@@ -74,7 +85,8 @@ func (m *modeFlags) args() []string {
 		"--job-duration-skew", strconv.FormatFloat(m.JobSkew, 'g', -1, 64),
 		"--hold", m.Hold.String(), "--upload-chunk", fmt.Sprint(m.UploadChunk),
 		"--write-delay", m.WriteDelay.String(), "--max-body", fmt.Sprint(m.MaxBody),
-		"--lock-ttl", m.LockTTL.String(),
+		"--lock-ttl", m.LockTTL.String(), "--worker-interval", m.WorkerInterval.String(),
+		"--zip-rewrite=" + strconv.FormatBool(m.ZipRewrite), "--drop-creates", strconv.FormatFloat(m.DropCreates, 'g', -1, 64),
 	}
 }
 
@@ -84,6 +96,7 @@ func (m *modeFlags) config() sandbox.Config {
 		Locking: sandbox.Locking(m.Locking), Queue: sandbox.QueueMode(m.Queue),
 		MaxPool: m.MaxPool, MaxRequests: m.MaxRequests, MaxActive: m.MaxActive, JobDuration: m.JobDuration,
 		JobDurationSkew: m.JobSkew, Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
+		WorkerInterval: m.WorkerInterval, NoZipRewrite: !m.ZipRewrite, DropCreates: m.DropCreates,
 	}
 }
 
@@ -120,6 +133,10 @@ func (m *modeFlags) validate() error {
 		return cmdutil.Usage("--max-body %d: must be at least 1 byte", m.MaxBody)
 	case m.LockTTL < time.Second || m.LockTTL > time.Minute:
 		return cmdutil.Usage("--lock-ttl %v: use 1s to 1m", m.LockTTL)
+	case m.WorkerInterval < time.Millisecond || m.WorkerInterval > time.Hour:
+		return cmdutil.Usage("--worker-interval %v: use 1ms to 1h", m.WorkerInterval)
+	case !(m.DropCreates >= 0 && m.DropCreates <= 1): // also refuses NaN
+		return cmdutil.Usage("--drop-creates %v: use a fraction from 0 to 1", m.DropCreates)
 	}
 	return nil
 }
@@ -130,6 +147,18 @@ func (m *modeFlags) resolve(fl *pflag.FlagSet) {
 	if !fl.Changed("job-duration-skew") && m.Queue == string(sandbox.QueueSplit) {
 		m.JobSkew = sandbox.DefaultSplitJobDurationSkew
 	}
+}
+
+// faultNote says, for up's summary line, what differs from the real server's behaviour.
+func (m *modeFlags) faultNote() string {
+	note := ""
+	if !m.ZipRewrite {
+		note += ", seed zips kept as uploaded (--zip-rewrite=false)"
+	}
+	if m.DropCreates > 0 {
+		note += fmt.Sprintf(", LOSING %g of analysis and data point creates (--drop-creates)", m.DropCreates)
+	}
+	return note
 }
 
 // ceilingNote says, for up's summary line, what each replica enforces of --max-active and how
@@ -147,9 +176,4 @@ func (m *modeFlags) ceilingNote(replicas int) string {
 		note += fmt.Sprintf(", jobs run %v on replica 0 to %v on replica %d", m.JobDuration, last, replicas-1)
 	}
 	return note
-}
-
-// needsRedis reports whether the modes need Redis masters.
-func (m *modeFlags) needsRedis() bool {
-	return m.Locking == string(sandbox.LockingRedlock) || m.Queue == string(sandbox.QueueShared)
 }

@@ -93,21 +93,20 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	cfg := o.Mode.config()
 	cfg.StateDir, cfg.Replica, cfg.Replicas, cfg.Namespace, cfg.Logf = o.Dir, o.Replica, o.Replicas, o.Namespace, logger.printf
 	cfg.Host = fmt.Sprintf("%s-sandbox-%d", hostName(), o.Replica)
-	if o.Mode.needsRedis() {
-		ms, closeMasters, err := o.Masters(ctx)
-		if err != nil {
-			return err
+	// Every mode needs Redis: the background worker takes its jobs from it.
+	ms, closeMasters, err := o.Masters(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeMasters()
+	for _, m := range ms {
+		if err := redisconn.Ping(ctx, m); err != nil {
+			return redisconn.Explain(m, err)
 		}
-		defer closeMasters()
-		for _, m := range ms {
-			if err := redisconn.Ping(ctx, m); err != nil {
-				return redisconn.Explain(m, err)
-			}
-		}
-		cfg.Masters = make([]redis.UniversalClient, len(ms))
-		for i, m := range ms {
-			cfg.Masters[i] = m.Client
-		}
+	}
+	cfg.Masters = make([]redis.UniversalClient, len(ms))
+	for i, m := range ms {
+		cfg.Masters[i] = m.Client
 	}
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSrv()
@@ -129,7 +128,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
-	logger.printf("serving http://%s (pid %d, locking %s, queue %s)", l.Addr(), os.Getpid(), cfg.Locking, cfg.Queue)
+	logger.printf("serving http://%s (pid %d, locking %s, queue %s, worker every %v)", l.Addr(), os.Getpid(), cfg.Locking, cfg.Queue, cfg.WorkerInterval)
 	select {
 	case <-ctx.Done():
 	case err := <-served:

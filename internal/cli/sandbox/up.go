@@ -67,9 +67,10 @@ func NewCmdUp(f *cmdutil.Factory, runF func(context.Context, *UpOptions) error) 
 		Short: "Start N sandbox replicas over one state directory (and Redis), in the foreground",
 		Long: `Start N sandbox replicas as separate processes on loopback ports, sharing one state directory
 (server/ laid out like /mnt/openstudio; records under db/), and Redis masters: the --redis
-URLs if given, else --redis-masters redis-server processes on free ports (only --locking
-redlock and --queue shared use them; without redis-server installed the other modes run
-without Redis). When every replica answers GET /status, up prints one
+URLs if given, else --redis-masters redis-server processes on free ports. Every mode needs
+Redis: each replica's background worker takes InitializeAnalysis jobs from its Resque queues
+there (--locking redlock locks on every master, --queue shared keeps its jobs on the first).
+When every replica answers GET /status, up prints one
 JSON line on stdout for scripts (replica URLs, state dir, Redis URLs with passwords redacted,
 modes, its pid) and stays in the foreground. Ctrl-C or SIGTERM stops every replica and
 redis-server it started; the state directory is kept. If a replica dies, up says so, stops the
@@ -158,16 +159,11 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 			fmt.Fprintf(errOut, "sandbox: stopped %d redis-server process(es)\n", len(servers))
 		}
 	}()
-	startRedis := len(urls) == 0
-	if _, err := redisproc.Path(); startRedis && err != nil {
-		if o.Mode.needsRedis() {
-			return fmt.Errorf("--locking %s / --queue %s need Redis: %v; or pass --redis URL", o.Mode.Locking, o.Mode.Queue, err)
+	if len(urls) == 0 {
+		// Every replica's background worker takes its jobs from Redis, whatever the modes.
+		if _, err := redisproc.Path(); err != nil {
+			return fmt.Errorf("the sandbox needs Redis for its background workers: %v; or pass --redis URL", err)
 		}
-		// none/local with a local queue never touch Redis: run without it.
-		fmt.Fprintf(errOut, "sandbox: %v; running without Redis (only --locking redlock and --queue shared need it)\n", err)
-		startRedis = false
-	}
-	if startRedis {
 		rdir := filepath.Join(dir, "redis")
 		if err := os.MkdirAll(rdir, 0o755); err != nil {
 			return err
@@ -181,10 +177,8 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 			urls = append(urls, s.URL())
 			fmt.Fprintf(errOut, "sandbox: started redis-server %s (pid %d)\n", s.URL(), s.Pid())
 		}
-	} else if len(urls) > 0 {
-		if err := pingAll(ctx, urls, o.RedisFlags); err != nil {
-			return err
-		}
+	} else if err := pingAll(ctx, urls, o.RedisFlags); err != nil {
+		return err
 	}
 
 	ns := randomHex(6)
@@ -213,8 +207,8 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 	for _, u := range urls {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), dir)
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, workers poll every %v%s, state dir %s\n",
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.WorkerInterval, o.Mode.faultNote(), dir)
 	for _, r := range replicas {
 		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
 	}

@@ -2,7 +2,9 @@ package sandbox
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -125,7 +127,8 @@ func TestUpExitsWhenAReplicaDies(t *testing.T) {
 
 func TestUpSaysHowToInstallRedis(t *testing.T) {
 	bin := testenv.OsctlBinary(t)
-	cmd := exec.Command(bin, "sandbox", "up", "--locking", "redlock", "--dir", t.TempDir())
+	// The default modes (locking none, local queue) need Redis too: the workers take jobs from it.
+	cmd := exec.Command(bin, "sandbox", "up", "--dir", t.TempDir())
 	cmd.Env = append(os.Environ(), "PATH=/nonexistent", "OSCTL_REDIS=")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -136,5 +139,41 @@ func TestUpSaysHowToInstallRedis(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "apt-get install -y redis-server") || stdout.Len() != 0 {
 		t.Fatalf("stdout %q stderr %q: want the install command and no JSON line", stdout.String(), stderr.String())
+	}
+}
+
+// TestUpGivesEveryReplicaTheWorkerSettings: every mode starts Redis for the workers, and each
+// replica's GET /status says how its worker and fault injection are set.
+func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
+	sb := testenv.StartSandbox(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
+	if len(sb.Redis) != 1 {
+		t.Fatalf("--locking none started %d Redis masters, want 1 for the workers", len(sb.Redis))
+	}
+	for i, base := range sb.Replicas {
+		resp, err := http.Get(base + "/status")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st struct {
+			Sandbox        bool    `json:"sandbox"`
+			WorkerInterval string  `json:"worker_interval"`
+			ZipRewrite     *bool   `json:"zip_rewrite"`
+			DropCreates    float64 `json:"drop_creates"`
+			Worker         struct {
+				Queues  []string `json:"queues"`
+				Pending *int64   `json:"pending"`
+			} `json:"worker"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&st)
+		resp.Body.Close()
+		if err != nil || !st.Sandbox || st.WorkerInterval != "250ms" || st.ZipRewrite == nil || *st.ZipRewrite || st.DropCreates != 0.5 {
+			t.Errorf("replica %d /status: %+v %v", i, st, err)
+		}
+		if len(st.Worker.Queues) != 2 || !strings.HasSuffix(st.Worker.Queues[0], ":resque:queue:analysis_wrappers") || st.Worker.Pending == nil {
+			t.Errorf("replica %d worker: %+v, want its two Resque queues and their length", i, st.Worker)
+		}
+	}
+	if !strings.Contains(sb.Stderr(), "workers poll every 250ms") || !strings.Contains(sb.Stderr(), "LOSING 0.5") {
+		t.Errorf("up's summary does not say how the workers and faults are set:\n%s", sb.Stderr())
 	}
 }

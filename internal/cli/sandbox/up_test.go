@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -31,16 +32,16 @@ func TestUpFlags(t *testing.T) {
 				o.Mode.MaxRequests != 13125 || o.Mode.MaxActive != 2 || o.RedisMasters != 1 || o.Dir != "" {
 				t.Errorf("defaults: %+v", o)
 			}
-			if o.Mode.needsRedis() {
-				t.Errorf("none/local needs no Redis")
+			if o.Mode.WorkerInterval != 5*time.Second || !o.Mode.ZipRewrite || o.Mode.DropCreates != 0 || o.Mode.faultNote() != "" {
+				t.Errorf("worker defaults: interval %v, zip rewrite %v, drop %v (note %q); want 5s, on, 0", o.Mode.WorkerInterval, o.Mode.ZipRewrite, o.Mode.DropCreates, o.Mode.faultNote())
 			}
 			if o.Mode.JobSkew != 0 {
 				t.Errorf("--queue local: job duration skew %v, want 0", o.Mode.JobSkew)
 			}
 		}},
 		{args: []string{"--replicas", "2", "--queue", "split"}, check: func(t *testing.T, o *UpOptions) {
-			if o.Mode.Queue != "split" || o.Mode.needsRedis() || o.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
-				t.Errorf("--queue split: %+v, want no Redis and skew %v", o.Mode, sandbox.DefaultSplitJobDurationSkew)
+			if o.Mode.Queue != "split" || o.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
+				t.Errorf("--queue split: %+v, want skew %v", o.Mode, sandbox.DefaultSplitJobDurationSkew)
 			}
 			if got := o.Mode.ceilingNote(2); !strings.Contains(got, "1 per replica") || !strings.Contains(got, "2s on replica 1") {
 				t.Errorf("summary note %q", got)
@@ -60,10 +61,24 @@ func TestUpFlags(t *testing.T) {
 		{args: []string{"--job-duration-skew", "NaN"}, wantErr: "--job-duration-skew NaN"},
 		{args: []string{"--job-duration-skew", "1000"}, wantErr: "--job-duration-skew 1000"},
 		{args: []string{"--replicas", "3", "--locking", "redlock", "--queue", "shared", "--redis", "redis://127.0.0.1:1", "--redis", "redis://127.0.0.1:2"}, check: func(t *testing.T, o *UpOptions) {
-			if o.Replicas != 3 || !o.Mode.needsRedis() || len(o.RedisURLs()) != 2 {
+			if o.Replicas != 3 || len(o.RedisURLs()) != 2 {
 				t.Errorf("parsed %+v urls %v", o, o.RedisURLs())
 			}
 		}},
+		{args: []string{"--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.25"}, check: func(t *testing.T, o *UpOptions) {
+			cfg := o.Mode.config()
+			if cfg.WorkerInterval != 250*time.Millisecond || !cfg.NoZipRewrite || cfg.DropCreates != 0.25 {
+				t.Errorf("config %+v: want a 250ms worker, no zip rewrite, drop 0.25", cfg)
+			}
+			if n := o.Mode.faultNote(); !strings.Contains(n, "--zip-rewrite=false") || !strings.Contains(n, "LOSING 0.25") {
+				t.Errorf("summary note %q does not say what differs from the real server", n)
+			}
+		}},
+		{args: []string{"--worker-interval", "0s"}, wantErr: "--worker-interval 0s: use 1ms to 1h"},
+		{args: []string{"--worker-interval", "2h"}, wantErr: "--worker-interval 2h0m0s"},
+		{args: []string{"--drop-creates", "1.5"}, wantErr: "--drop-creates 1.5: use a fraction from 0 to 1"},
+		{args: []string{"--drop-creates", "-0.1"}, wantErr: "--drop-creates -0.1"},
+		{args: []string{"--drop-creates", "NaN"}, wantErr: "--drop-creates NaN"},
 		{args: []string{"--locking", "mutex"}, wantErr: `--locking "mutex"`},
 		{args: []string{"--queue", "global"}, wantErr: `--queue "global": use local, split or shared`},
 		{args: []string{"--replicas", "0"}, wantErr: "--replicas 0"},
@@ -127,7 +142,8 @@ func TestModeArgsRoundTrip(t *testing.T) {
 	var up *UpOptions
 	root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { up = o; return nil }))
 	root.SetArgs([]string{"sandbox", "up", "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
-		"--max-active", "5", "--job-duration", "2s", "--job-duration-skew", "0.37", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s"})
+		"--max-active", "5", "--job-duration", "2s", "--job-duration-skew", "0.37", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s",
+		"--worker-interval", "1.5s", "--zip-rewrite=false", "--drop-creates", "0.125"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
