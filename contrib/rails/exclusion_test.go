@@ -42,7 +42,10 @@ func TestCrossLanguageMutualExclusion(t *testing.T) {
 		"KEY="+key, fmt.Sprintf("ROUNDS=%d", rounds), fmt.Sprintf("THREADS=%d", threads))
 	rb.waitFor("ready", 30*time.Second)
 
-	ctx := context.Background()
+	// Bounds the Go side: a broken lock (one that never excludes, or never frees) fails the test
+	// in minutes instead of retrying for longer.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
 	var mu sync.Mutex
 	var sections []section
 	var goErrs []error
@@ -97,8 +100,9 @@ func TestCrossLanguageMutualExclusion(t *testing.T) {
 	wg.Wait()
 
 	var rubyErrs []string
+	deadline := time.Now().Add(3 * time.Minute) // the Ruby side's bound, as ctx is the Go side's
 	for done := false; !done; {
-		e := rb.next(120 * time.Second)
+		e := rb.next(time.Until(deadline))
 		switch {
 		case e.str("event") == "done":
 			done = true
@@ -119,7 +123,7 @@ func TestCrossLanguageMutualExclusion(t *testing.T) {
 	if len(sections) != want {
 		t.Fatalf("%d sections ran, want %d", len(sections), want)
 	}
-	counter, err := state.Client().Get(ctx, "counter").Int()
+	counter, err := state.Client().Get(context.Background(), "counter").Int()
 	if err != nil {
 		t.Fatal(err)
 	}
