@@ -12,6 +12,9 @@ command -v modprobe >/dev/null || need+=(kmod)
 command -v openssl >/dev/null || need+=(openssl)
 command -v ip >/dev/null || need+=(iproute2)
 command -v perl >/dev/null || need+=(perl)
+# contrib/rails/osctl_lock.rb and the ```ruby blocks of docs/migration: Debian's ruby and its redis gem.
+command -v ruby >/dev/null || need+=(ruby)
+if ! command -v ruby >/dev/null || ! ruby -e 'require "redis"' 2>/dev/null; then need+=(ruby-redis); fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2

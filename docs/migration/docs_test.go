@@ -17,6 +17,14 @@
 // Every block also gets small sizes for the user's own values (REQUESTS, CONCURRENCY, HOLD,
 // GATE_INTERVAL, N), which the documents use as ${VAR:-default}.
 //
+// Every ```ruby block is marked too:
+//
+//	<!-- test: ruby -->         run with `ruby -I contrib/rails` (so `require 'osctl_lock'` loads
+//	                            the module) against three real redis-server masters this test
+//	                            starts (REDLOCK_URLS, and OSCTL_REDIS for osctl), osctl on PATH
+//	<!-- test: ruby-syntax -->  only parsed (`ruby -c`): code that needs a Rails app or a gem
+//	                            that is not installed here
+//
 // `expect-exit N` may follow the target for commands that are meant to find a problem. A ```sh
 // block without a marker fails the test. Blocks of one document run in order, in one working
 // directory, so a later block can read what an earlier one wrote (a stress report).
@@ -53,7 +61,12 @@ const (
 	targetStatic  = "static"
 	targetSandbox = "sandbox"
 	targetCluster = "cluster"
+	targetRuby    = "ruby"        // a ```ruby block run against real Redis masters
+	targetSyntax  = "ruby-syntax" // a ```ruby block that is only parsed
 )
+
+// rubyTarget reports whether target is one for ```ruby blocks.
+func rubyTarget(target string) bool { return target == targetRuby || target == targetSyntax }
 
 // blockTimeout bounds one block; a rollout with the test's short holds takes well under it.
 const blockTimeout = 3 * time.Minute
@@ -128,16 +141,23 @@ func parseDoc(path string) (doc, []string) {
 			lang := m[1]
 			marker := markerRe.FindStringSubmatch(prev)
 			switch {
-			case lang == "sh":
+			case lang == "sh" || lang == "ruby":
+				cur = nil
 				if marker == nil {
-					problems = append(problems, fmt.Sprintf("%s:%d: ```sh block without a <!-- test: static|sandbox|cluster [expect-exit N] --> marker on the line before (use ```text for what cannot run here)", d.file, n))
-					cur = nil
+					if lang == "sh" {
+						problems = append(problems, fmt.Sprintf("%s:%d: ```sh block without a <!-- test: static|sandbox|cluster [expect-exit N] --> marker on the line before (use ```text for what cannot run here)", d.file, n))
+					} else {
+						problems = append(problems, fmt.Sprintf("%s:%d: ```ruby block without a <!-- test: ruby|ruby-syntax [expect-exit N] --> marker on the line before", d.file, n))
+					}
 					break
 				}
 				b, err := parseMarker(marker[1])
 				if err != nil {
 					problems = append(problems, fmt.Sprintf("%s:%d: %v", d.file, n-1, err))
-					cur = nil
+					break
+				}
+				if rubyTarget(b.target) != (lang == "ruby") {
+					problems = append(problems, fmt.Sprintf("%s:%d: test target %q is not one for a ```%s block (sh: static, sandbox, cluster; ruby: ruby, ruby-syntax)", d.file, n-1, b.target, lang))
 					break
 				}
 				b.file, b.line = d.file, n
@@ -175,7 +195,7 @@ func parseMarker(s string) (block, error) {
 	f := strings.Fields(s)
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
-		case targetStatic, targetSandbox, targetCluster:
+		case targetStatic, targetSandbox, targetCluster, targetRuby, targetSyntax:
 			if b.target != "" {
 				return b, fmt.Errorf("test marker %q names two targets", s)
 			}
@@ -191,11 +211,11 @@ func parseMarker(s string) (block, error) {
 			b.expectExit = n
 			i++
 		default:
-			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox or cluster, and optionally expect-exit N)", s, f[i])
+			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox, cluster, ruby or ruby-syntax, and optionally expect-exit N)", s, f[i])
 		}
 	}
 	if b.target == "" {
-		return b, fmt.Errorf("test marker %q names no target (static, sandbox or cluster)", s)
+		return b, fmt.Errorf("test marker %q names no target (static, sandbox, cluster, ruby or ruby-syntax)", s)
 	}
 	return b, nil
 }
@@ -266,6 +286,31 @@ func TestMarkerParsing(t *testing.T) {
 	}
 }
 
+// TestRubyMarkerParsing checks the ```ruby markers: ruby and ruby-syntax, each only before a
+// ```ruby block, and a ```ruby block never unmarked.
+func TestRubyMarkerParsing(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "r.md")
+	src := "<!-- test: ruby -->\n```ruby\nputs 1\n```\n```ruby\nputs 2\n```\n<!-- test: static -->\n```ruby\nx\n```\n" +
+		"<!-- test: ruby -->\n```sh\necho\n```\n<!-- test: ruby-syntax expect-exit 1 -->\n```ruby\nfoo(\n```\n"
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, problems := parseDoc(p)
+	if len(d.blocks) != 2 || d.blocks[0].target != targetRuby || d.blocks[0].code != "puts 1\n" ||
+		d.blocks[1].target != targetSyntax || d.blocks[1].expectExit != 1 || d.blocks[1].line != 17 {
+		t.Fatalf("blocks %+v", d.blocks)
+	}
+	want := []string{"r.md:5: ```ruby block without", "r.md:8: test target \"static\" is not one for a ```ruby", "r.md:12: test target \"ruby\" is not one for a ```sh"}
+	if len(problems) != len(want) {
+		t.Fatalf("problems %q, want %d", problems, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(problems[i], w) {
+			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
+		}
+	}
+}
+
 // TestDocs runs every block of every document, each document in its own environment.
 func TestDocs(t *testing.T) {
 	bin := testenv.OsctlBinary(t)
@@ -306,6 +351,7 @@ type docEnv struct {
 	base    []string
 	sandbox []string
 	cluster []string
+	ruby    []string
 }
 
 func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
@@ -327,6 +373,11 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 			"WEB_URL=" + strings.Join(sb.Replicas, ","),
 			"STATE_DIR=" + sb.StateDir,
 		}
+	}
+	if d.has(targetRuby) {
+		requireRuby(t)
+		ms := strings.Join(testenv.URLs(testenv.StartRedisMasters(t, 3)), ",")
+		e.ruby = []string{"REDLOCK_URLS=" + ms, "OSCTL_REDIS=" + ms}
 	}
 	if d.has(targetCluster) {
 		k := testenv.SharedKube(t)
@@ -351,12 +402,17 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 // runBlock runs one block and reports whether it behaved as its marker says.
 func runBlock(t *testing.T, e *docEnv, b block) bool {
 	t.Helper()
-	script := filepath.Join(t.TempDir(), "block.sh")
+	name := "block.sh"
+	if rubyTarget(b.target) {
+		name = "block.rb"
+	}
+	script := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(script, []byte(b.code), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	env := append([]string{}, e.base...)
 	dir := e.work
+	argv := []string{"bash", "-euo", "pipefail", script}
 	switch b.target {
 	case targetStatic:
 		dir = e.root
@@ -364,10 +420,15 @@ func runBlock(t *testing.T, e *docEnv, b block) bool {
 		env = append(env, e.sandbox...)
 	case targetCluster:
 		env = append(env, e.cluster...)
+	case targetRuby:
+		env = append(env, e.ruby...)
+		argv = []string{requireRuby(t), "-I", filepath.Join(e.root, "contrib", "rails"), script}
+	case targetSyntax:
+		argv = []string{requireRuby(t), "-c", script}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), blockTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-euo", "pipefail", script)
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	var out testenv.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -394,11 +455,29 @@ func runBlock(t *testing.T, e *docEnv, b block) bool {
 		return false
 	}
 	t.Logf("%s (%s): exit %d in %v\n$ %s%s", b.name(), b.target, code, time.Since(start).Round(time.Millisecond), strings.ReplaceAll(b.code, "\n", "\n$ "), out.String())
+	if b.target == targetSyntax && code == 0 && strings.TrimSpace(out.String()) != "Syntax OK" {
+		t.Errorf("%s (%s): ruby -c says more than Syntax OK:\n%s", b.name(), b.target, out.String())
+		return false
+	}
 	if code != b.expectExit {
 		t.Errorf("%s (%s): exit %d, the document expects %d\n--- block ---\n%s--- output ---\n%s", b.name(), b.target, code, b.expectExit, b.code, out.String())
 		return false
 	}
 	return true
+}
+
+// requireRuby returns the ruby binary, failing in CI and skipping loudly elsewhere when it, or
+// the redis gem the module needs, is missing (scripts/test-deps.sh installs both).
+func requireRuby(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("ruby")
+	if err == nil {
+		if out, lerr := exec.Command(p, "-e", `require "redis"`).CombinedOutput(); lerr != nil {
+			err = fmt.Errorf("ruby cannot load the redis gem: %v: %s", lerr, out)
+		}
+	}
+	testenv.Require(t, err == nil, fmt.Sprintf("ruby with the redis gem for the ```ruby blocks (apt-get install -y ruby ruby-redis): %v", err))
+	return p
 }
 
 // What an incident leaves behind, planted in the sandbox before a document's blocks run.

@@ -1,0 +1,113 @@
+package rails_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	patchFile = "openstudio-server-v3.7.0.patch"
+	upstream  = "testdata/openstudio-server-v3.7.0"
+	railsDoc  = "../../docs/migration/rails.md"
+)
+
+// TestPatchAppliesToUpstream applies the patch to OpenStudio Server v3.7.0's files (git apply,
+// no fuzz), installs the module as server/lib/osctl_lock.rb as the guide says, and checks that
+// every Ruby file it touches parses (ruby -c; -wc for the files that are wholly osctl's). The Rails app itself (Mongoid, Paperclip) is not
+// run here.
+func TestPatchAppliesToUpstream(t *testing.T) {
+	t.Parallel()
+	ruby := requireRuby(t)
+	git, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatalf("git: %v", err)
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("cp", "-r", filepath.Join(upstream, "server"), dir).CombinedOutput(); err != nil {
+		t.Fatalf("copy upstream: %v\n%s", err, out)
+	}
+	patch, err := filepath.Abs(patchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	apply := exec.Command(git, "apply", "--verbose", "--whitespace=error-all", patch)
+	apply.Dir = dir
+	if out, err := apply.CombinedOutput(); err != nil {
+		t.Fatalf("git apply %s to OpenStudio Server v3.7.0: %v\n%s", patchFile, err, out)
+	}
+	mod, err := os.ReadFile("osctl_lock.rb")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "server", "lib"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "server", "lib", "osctl_lock.rb"), mod, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Upstream's own files have warnings of their own (unused variables): parse them; the files
+	// that are wholly ours must also be free of warnings.
+	for f, flag := range map[string]string{
+		"app/controllers/analyses_controller.rb": "-c", "app/models/analysis.rb": "-c",
+		"config/initializers/osctl_lock.rb": "-wc", "lib/osctl_lock.rb": "-wc",
+	} {
+		out, err := exec.Command(ruby, flag, filepath.Join(dir, "server", f)).CombinedOutput()
+		if err != nil || strings.TrimSpace(string(out)) != "Syntax OK" {
+			t.Errorf("ruby %s server/%s: %v\n%s", flag, f, err, out)
+		}
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "server", "app", "models", "analysis.rb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"storage: :osctl_atomic", "OsctlLock::SharedFiles.replace_dir(shared_directory_path", "::Zip.sort_entries = false"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("patched analysis.rb lacks %q", want)
+		}
+	}
+	if strings.Contains(string(b), "SKIPPED: #{f.name}, already existed") {
+		t.Error("patched analysis.rb still skips files that already exist")
+	}
+}
+
+// TestRailsGuideShowsThePatch: the ```diff block of docs/migration/rails.md is the patch file,
+// byte for byte, so the guide cannot drift from what TestPatchAppliesToUpstream applies.
+func TestRailsGuideShowsThePatch(t *testing.T) {
+	want, err := os.ReadFile(patchFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(railsDoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var blocks []string
+	var cur *strings.Builder
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.TrimSpace(line) == "```diff":
+			cur = &strings.Builder{}
+		case cur != nil && strings.TrimSpace(line) == "```":
+			blocks = append(blocks, cur.String())
+			cur = nil
+		case cur != nil:
+			cur.WriteString(line + "\n")
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(blocks) != 1 {
+		t.Fatalf("%s has %d ```diff blocks, want 1 (the patch)", railsDoc, len(blocks))
+	}
+	if blocks[0] != string(want) {
+		t.Fatalf("the ```diff block of %s differs from %s: regenerate it from the patch file", railsDoc, patchFile)
+	}
+}
