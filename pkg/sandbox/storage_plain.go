@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -39,21 +40,47 @@ func (s *plainStorage) storeZip(ctx context.Context, id, name, loaded string, bo
 	if err := sleepCtx(ctx, s.hold); err != nil {
 		return err
 	}
-	// Mongoid saves the document, then Paperclip's after_save deletes the file the record
-	// named when the request loaded it (two uploads that loaded it before either saved both
-	// write one file in place) and writes the new one.
+	// Assigning the attachment queues the file the record named when the request loaded it for
+	// deletion, if it exists then (Paperclip's queue_all_for_delete).
+	queued := ""
+	if loaded != "" && exists(filepath.Join(dir, loaded)) {
+		queued = filepath.Join(dir, loaded)
+	}
+	// Mongoid saves the document; Paperclip's after_save then flushes the deletions and the
+	// writes. Two uploads that both deleted before either created write one file in place.
 	if _, err := save(); err != nil {
 		return err
 	}
-	if loaded != "" {
-		if err := os.Remove(filepath.Join(dir, loaded)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if queued != "" {
+		if err := s.flushDeletes(queued, s.l.analysisAssets(id)); err != nil {
 			return err
 		}
 	}
+	// flush_writes: mkdir_p, then the upload's temp file (on the pod's own disk) cannot be
+	// renamed onto the volume, so it is copied into the final path, truncating what is there.
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	s.p.pause()
 	return writeInPlace(ctx, s.p, filepath.Join(dir, name), body)
+}
+
+// flushDeletes is Paperclip's filesystem flush_deletes for one path: remove the file, then each
+// parent directory that is left empty, up to top (Paperclip goes on until a rmdir fails; the
+// sandbox stops at the analysis's own directory). On NFS each step is a round trip to the
+// server: a pause after each is the window in which another upload's delete and create land.
+func (s *plainStorage) flushDeletes(path, top string) error {
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	s.p.pause()
+	for d := filepath.Dir(path); strings.HasPrefix(d, top); d = filepath.Dir(d) {
+		if os.Remove(d) != nil {
+			break // not empty (or already gone): Paperclip stops there
+		}
+		s.p.pause()
+	}
+	return nil
 }
 
 func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (string, error)) error {

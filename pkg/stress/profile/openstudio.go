@@ -84,6 +84,12 @@ type OpenStudio struct {
 	Now          func() time.Time
 	// SetupConcurrency bounds the setup and read-back requests in flight. The default is 16.
 	SetupConcurrency int
+	// TailFraction is the part of the load held back until the target's workers are seen
+	// extracting (see overlap.go). The default is DefaultTailFraction; a negative value holds
+	// nothing back. TailParts and TailWait default to DefaultTailParts and DefaultTailWait.
+	TailFraction float64
+	TailParts    int
+	TailWait     time.Duration
 
 	seq       atomic.Int64
 	next      atomic.Int64
@@ -91,7 +97,9 @@ type OpenStudio struct {
 	mu        sync.Mutex
 	dataPts   map[string][]string // analysis -> acknowledged data points
 	uploaded  map[string]bool     // analyses with an acknowledged upload
+	started   map[string]bool     // analyses with an acknowledged start
 	createdDP []dpRec
+	tail      *tail
 }
 
 type dpRec struct{ analysis, id string }
@@ -108,7 +116,7 @@ func (p *OpenStudio) now() time.Time {
 
 // Setup creates the project (unless one is given) and the analyses, one POST each.
 func (p *OpenStudio) Setup(ctx context.Context) error {
-	p.dataPts, p.uploaded = map[string][]string{}, map[string]bool{}
+	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
 	if p.Project == "" {
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
@@ -306,11 +314,17 @@ func extractID(m map[string]any) string {
 	return ""
 }
 
-// Source returns the load: Requests operations, made as they are sent.
+// Source returns the load: Requests operations, made as they are sent. The last part of them
+// waits for the target's workers (overlap.go).
 func (p *OpenStudio) Source() attack.Source {
+	p.tail = p.newTail()
 	return attack.SourceFunc(func(ctx context.Context) (attack.Op, bool) {
 		i := p.next.Add(1) - 1
 		if i >= int64(p.Requests) {
+			return nil, false
+		}
+		p.tail.gate(ctx, i)
+		if ctx.Err() != nil {
 			return nil, false
 		}
 		return p.op(i), true
@@ -471,9 +485,13 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.body = nil
 	out := finish(o.rec, r, resp, o.p.now)
-	if o.rec.Op == history.OpUpload && out == attack.Acknowledged {
+	if (o.rec.Op == history.OpUpload || o.rec.Op == history.OpStart) && out == attack.Acknowledged {
 		o.p.mu.Lock()
-		o.p.uploaded[o.rec.Analysis] = true
+		if o.rec.Op == history.OpUpload {
+			o.p.uploaded[o.rec.Analysis] = true
+		} else {
+			o.p.started[o.rec.Analysis] = true
+		}
 		o.p.mu.Unlock()
 	}
 	if o.rec.Op == history.OpCreateDataPoint && out == attack.Acknowledged {
