@@ -47,12 +47,14 @@ type modeFlags struct {
 	WriteDelay  time.Duration
 	MaxBody     int64
 	LockTTL     time.Duration
+	// Jobs are the job API's flags (jobflags.go).
+	Jobs jobFlags
 }
 
 func (m *modeFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&m.Locking, "locking", string(sandbox.LockingNone), "how replicas write shared files: none (the real app), local (a per-process mutex), redlock (pkg/lock, atomic writes, fencing)")
-	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (Redis, semaphore admission)")
+	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (one queue and ceiling for every replica, in Redis: the fixed service)")
 	fl.IntVar(&m.MaxPool, "max-pool", sandbox.DefaultMaxPool, "requests processed at once per replica (passenger_max_pool_size)")
 	fl.IntVar(&m.MaxRequests, "max-requests", sandbox.DefaultMaxRequests, "requests that may wait per replica before 503 \"Request queue full\" (passenger_max_request_queue_size; 0 = no limit)")
 	fl.IntVar(&m.MaxActive, "max-active", sandbox.DefaultMaxActive, "job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS): enforced per replica with --queue local, divided between replicas with --queue split, in total with --queue shared")
@@ -63,11 +65,12 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&m.WriteDelay, "write-delay", sandbox.DefaultWriteDelay, "pause after each piece of a file write (non-atomic writes interleave during it)")
 	fl.Int64Var(&m.MaxBody, "max-body", sandbox.DefaultMaxBody, "largest request body in bytes; larger ones get 413")
 	fl.DurationVar(&m.LockTTL, "lock-ttl", sandbox.DefaultLockTTL, "Redlock TTL of --locking redlock (renewed while held)")
+	m.Jobs.add(cmd)
 }
 
 // args returns the flags as command-line arguments for a replica.
 func (m *modeFlags) args() []string {
-	return []string{
+	return append([]string{
 		"--locking", m.Locking, "--queue", m.Queue,
 		"--max-pool", fmt.Sprint(m.MaxPool), "--max-requests", fmt.Sprint(m.MaxRequests),
 		"--max-active", fmt.Sprint(m.MaxActive), "--job-duration", m.JobDuration.String(),
@@ -75,7 +78,7 @@ func (m *modeFlags) args() []string {
 		"--hold", m.Hold.String(), "--upload-chunk", fmt.Sprint(m.UploadChunk),
 		"--write-delay", m.WriteDelay.String(), "--max-body", fmt.Sprint(m.MaxBody),
 		"--lock-ttl", m.LockTTL.String(),
-	}
+	}, m.Jobs.args()...)
 }
 
 // config turns the flags into a replica's config (without state dir, replica index or Redis).
@@ -84,6 +87,7 @@ func (m *modeFlags) config() sandbox.Config {
 		Locking: sandbox.Locking(m.Locking), Queue: sandbox.QueueMode(m.Queue),
 		MaxPool: m.MaxPool, MaxRequests: m.MaxRequests, MaxActive: m.MaxActive, JobDuration: m.JobDuration,
 		JobDurationSkew: m.JobSkew, Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
+		Jobs: m.Jobs.config(),
 	}
 }
 
@@ -121,7 +125,7 @@ func (m *modeFlags) validate() error {
 	case m.LockTTL < time.Second || m.LockTTL > time.Minute:
 		return cmdutil.Usage("--lock-ttl %v: use 1s to 1m", m.LockTTL)
 	}
-	return nil
+	return m.Jobs.validate()
 }
 
 // resolve fills the defaults that depend on other flags: --job-duration-skew is

@@ -213,8 +213,8 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 	for _, u := range urls {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), dir)
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, state dir %s\n",
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), dir)
 	for _, r := range replicas {
 		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
 	}
@@ -328,7 +328,7 @@ func startReplica(o *UpOptions, exe, dir, ns string, urls []string, i int) (*rep
 	}
 	cmd := exec.Command(exe, args...)
 	// Redis URLs (with passwords) go through the environment, not the process list.
-	cmd.Env = append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ","))
+	cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ",")), o.Mode.Jobs.env()...)
 	cmd.ExtraFiles = []*os.File{lf}
 	cmd.Stdout = o.IO.ErrOut
 	cmd.Stderr = o.IO.ErrOut
