@@ -1,6 +1,7 @@
 package profile
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -18,9 +19,12 @@ const jobQuery = "AAATTGAAGAGTTTGATCATGGCTCAGATTGAACGCTGGCGGCAGGCCTAACACATGCAA"
 // DefaultJobBody is the default submit: a "Mode B" job (inline FASTA and a short database name)
 // whose FASTA header and idempotency key are the request's nonce.
 func DefaultJobBody(nonce string) []byte {
-	b, _ := json.Marshal(map[string]any{"program": "blastn", "db": DefaultJobDB,
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the FASTA header's '>' as itself
+	_ = enc.Encode(map[string]any{"program": "blastn", "db": DefaultJobDB,
 		"query_fasta": ">" + nonce + " osctl stress\n" + jobQuery + "\n", "idempotency_key": nonce})
-	return b
+	return bytes.TrimRight(buf.Bytes(), "\n")
 }
 
 // renderBody returns the submit body of the seq-th request, and its idempotency key ("" when the
