@@ -84,6 +84,11 @@ rest and exits 2.`,
   # queued on a busy replica waits while another idles (osctl stress --profile jobs: stranded)
   osctl sandbox up --replicas 2 --queue split
 
+  # elb-openapi's job API as its code has it: a token, a 5 s dispatch tick, every 6th job
+  # requeued once, no ceiling in GET /status; --queue local is its bug (a ceiling per replica)
+  osctl sandbox up --replicas 2 --queue local --max-active 2 --job-duration 3s \
+    --api-token "$TOKEN" --requeue-every 6 --hide-ceiling
+
   # watch the locks while they are held
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
