@@ -40,7 +40,7 @@ type QueueMode string
 const (
 	// QueueLocal is elb-openapi's process-local dict: the ceiling holds per replica only.
 	QueueLocal QueueMode = "local"
-	// QueueShared keeps jobs in Redis and admits them through a Redis semaphore.
+	// QueueShared keeps one queue and one ceiling for every replica in Redis (the fixed service).
 	QueueShared QueueMode = "shared"
 	// QueueSplit is the naive fix of the local queue: each replica keeps its own dict but admits
 	// only max(1, MaxActive/Replicas) jobs at once. The ceiling holds (unless there are more
@@ -131,6 +131,8 @@ type Config struct {
 	// but are never stored, chosen from the id: a lossy twin for checking that a stress run
 	// finds lost records. 0 (the default) stores every create.
 	DropCreates float64
+	// Jobs configures the job API: its token, dispatch tick, watchdog and requeues.
+	Jobs JobsConfig
 	// Logf receives one line per notable event (refused fenced writes, lost leases, failures).
 	// The default discards them.
 	Logf func(format string, args ...any)
@@ -174,6 +176,7 @@ func (c Config) withDefaults() Config {
 	if c.Logf == nil {
 		c.Logf = func(string, ...any) {}
 	}
+	c.Jobs = c.Jobs.withDefaults()
 	return c
 }
 
@@ -214,7 +217,7 @@ func (c Config) Validate() error {
 	if c.UploadChunk < 1 || c.WriteDelay < 0 || c.Hold < 0 || c.JobDuration < 0 || c.MaxBody < 1 {
 		return fmt.Errorf("upload chunk, write delay, hold, job duration and max body must not be negative")
 	}
-	return nil
+	return c.Jobs.validate()
 }
 
 // replicaJobDuration is how long a job runs on this replica: JobDuration stretched by the skew.

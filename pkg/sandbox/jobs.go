@@ -3,11 +3,11 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"net/http"
+	"strconv"
 	"time"
 )
 
-// Job states of the elb-openapi job API.
+// Job states of the elb-openapi job API (docs/migration/jobs.md).
 const (
 	JobQueued      = "queued"
 	JobDispatching = "dispatching"
@@ -28,118 +28,75 @@ func JobTerminal(state string) bool {
 	return state == JobCompleted || state == JobFailed || state == JobCancelled
 }
 
-// Job is one job as the job API shows it.
-type Job struct {
-	JobID         string `json:"job_id"`
-	Status        string `json:"status"`
-	QueuePosition *int   `json:"queue_position"`
-	CreatedAt     string `json:"created_at"`
-	UpdatedAt     string `json:"updated_at"`
-	StartedAt     string `json:"started_at,omitempty"`
-	FinishedAt    string `json:"finished_at,omitempty"`
-	StatusURL     string `json:"status_url"`
-	Program       string `json:"program,omitempty"`
-	// Replica is the replica that accepted the job (local and split queues) or ran it (shared
-	// queue).
-	Replica *int   `json:"replica,omitempty"`
-	Error   string `json:"error,omitempty"`
-}
+var errNoJob = errors.New("job not found")
 
-var (
-	errNoJob   = errors.New("job not found")
-	errJobDone = errors.New("job already finished")
+// jobRec is one stored job: elb-openapi's job dict entry (and ConfigMap), kept as a flat
+// string map so that the local and the Redis store hold it the same way.
+type jobRec map[string]string
+
+// Fields of a jobRec that are not plain strings of the API.
+const (
+	fSeq      = "seq"       // created, unix microseconds: the queue order among equal priorities
+	fRunUntil = "run_until" // unix nanoseconds when the job's work is done (set once running)
+	fRequeue  = "requeue"   // the phase of the one requeue still to come ("" none)
+	fDead     = "dead"      // "1": its submit thread died; the watchdog requeues it
+	fReplica  = "replica"   // the replica that accepted it
+	fClaimed  = "claimed_by"
 )
 
-// jobQueue is where a replica keeps its jobs: its own dict (local, split) or Redis (shared).
-type jobQueue interface {
-	submit(ctx context.Context, program string) (Job, error)
-	get(ctx context.Context, id string) (Job, error)
-	list(ctx context.Context) ([]Job, error)
-	cancel(ctx context.Context, id string) (Job, error)
-	// run dispatches queued jobs while a slot is free, until ctx ends.
-	run(ctx context.Context)
+func (j jobRec) id() string     { return j["job_id"] }
+func (j jobRec) status() string { return j["status"] }
+func (j jobRec) int(f string) int64 {
+	n, _ := strconv.ParseInt(j[f], 10, 64)
+	return n
 }
 
-// jobPhases splits a job's duration into its active states: short dispatching and submitting
-// steps, then running for the rest.
-func jobPhases(d time.Duration) []struct {
-	state string
-	d     time.Duration
-} {
-	step := min(d/10, 50*time.Millisecond)
-	return []struct {
-		state string
-		d     time.Duration
-	}{{JobDispatching, step}, {JobSubmitting, step}, {JobRunning, d - 2*step}}
+// priority is the job's normalised priority (0-100).
+func (j jobRec) priority() int { return int(j.int("priority")) }
+
+// queueLess orders queued jobs as elb-openapi does: higher priority first, then oldest first.
+func queueLess(a, b jobRec) bool {
+	if pa, pb := a.priority(), b.priority(); pa != pb {
+		return pa > pb
+	}
+	if sa, sb := a.int(fSeq), b.int(fSeq); sa != sb {
+		return sa < sb
+	}
+	return a.id() < b.id()
 }
 
-func detail(status int, msg string) *apiError {
-	return &apiError{Status: status, Msg: msg, Detail: true}
+// isoTime formats t as Python's datetime.isoformat() of an aware UTC time.
+func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000000+00:00") }
+
+// jobStore is where a replica keeps its jobs: its own memory (local and split queues: the real
+// service's process-local dict) or Redis (the shared queue: one store for every replica). Every
+// method is atomic.
+type jobStore interface {
+	// create stores a new queued job unless one with its id exists, in which case it returns that
+	// one and false. Every requeueEvery-th job created is marked to be requeued once with phase.
+	create(ctx context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error)
+	get(ctx context.Context, id string) (jobRec, error)
+	// list returns every job, oldest first.
+	list(ctx context.Context) ([]jobRec, error)
+	// queue returns the queued jobs' ids in dispatch order.
+	queue(ctx context.Context) ([]string, error)
+	// claim moves the first queued job to dispatching when fewer than limit jobs are active, with
+	// set applied, and returns it; nil when the ceiling is reached or nothing is queued.
+	claim(ctx context.Context, limit int, set map[string]string) (jobRec, error)
+	// update applies set to a job whose status is one of from (any when from is empty); false
+	// when the job is gone or in another state. A "status" in set moves the job between queued,
+	// active and done.
+	update(ctx context.Context, id string, from []string, set map[string]string) (bool, error)
+	// remove deletes a job and returns it; errNoJob when there is none.
+	remove(ctx context.Context, id string) (jobRec, error)
 }
 
-func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
-	var body map[string]any
-	if err := decodeJSON(r, &body); err != nil {
-		var ae *apiError
-		if errors.As(err, &ae) {
-			err = detail(http.StatusUnprocessableEntity, ae.Msg)
+// position returns a job's 1-based place in the queue, or 0 when it is not queued.
+func position(ids []string, id string) int {
+	for i, q := range ids {
+		if q == id {
+			return i + 1
 		}
-		writeError(w, err)
-		return
 	}
-	program := "blastn"
-	if v, ok := body["program"]; ok {
-		p, ok := v.(string)
-		if !ok || p == "" {
-			writeError(w, detail(http.StatusUnprocessableEntity, "program must be a non-empty string"))
-			return
-		}
-		program = p
-	}
-	j, err := s.jobs.submit(r.Context(), program)
-	if err != nil {
-		writeError(w, detail(http.StatusInternalServerError, err.Error()))
-		return
-	}
-	writeJSON(w, http.StatusAccepted, j)
+	return 0
 }
-
-func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request, id string) {
-	j, err := s.jobs.get(r.Context(), id)
-	if err != nil {
-		writeJobError(w, id, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, j)
-}
-
-func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
-	js, err := s.jobs.list(r.Context())
-	if err != nil {
-		writeError(w, detail(http.StatusInternalServerError, err.Error()))
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"jobs": js, "count": len(js)})
-}
-
-func (s *Server) cancelJob(w http.ResponseWriter, r *http.Request, id string) {
-	j, err := s.jobs.cancel(r.Context(), id)
-	if err != nil {
-		writeJobError(w, id, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, j)
-}
-
-func writeJobError(w http.ResponseWriter, id string, err error) {
-	switch {
-	case errors.Is(err, errNoJob):
-		writeError(w, detail(http.StatusNotFound, "job "+id+" not found"))
-	case errors.Is(err, errJobDone):
-		writeError(w, detail(http.StatusConflict, "job "+id+" already finished"))
-	default:
-		writeError(w, detail(http.StatusInternalServerError, err.Error()))
-	}
-}
-
-func statusURL(id string) string { return "/v1/jobs/" + id + "/status" }

@@ -2,163 +2,141 @@ package sandbox
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"sync"
-	"time"
 )
 
-// localQueue is elb-openapi's process-local dict: the ceiling is enforced against this replica's
-// own jobs only, and no other replica can see them. It serves both per-replica queue modes: local
-// (limit is the whole ceiling) and split (limit is this replica's share of it).
-type localQueue struct {
-	cfg   Config
-	now   func() time.Time
-	limit int           // jobs this replica runs at once
-	dur   time.Duration // how long each job runs on this replica
-
+// localStore is elb-openapi's process-local dict: the ceiling is enforced against this
+// replica's own jobs only, and no other replica sees them. It serves both per-replica queue
+// modes: local (the limit is the whole ceiling) and split (the limit is this replica's share).
+type localStore struct {
 	mu      sync.Mutex
-	jobs    map[string]*Job
+	jobs    map[string]jobRec
 	order   []string // every job, oldest first
-	queued  []string
-	active  int
-	stopped map[string]chan struct{} // closed when an active job is cancelled
-	wake    chan struct{}
+	active  map[string]bool
+	created int64 // jobs created, for requeueEvery
 }
 
-func newLocalQueue(cfg Config, now func() time.Time) *localQueue {
-	return &localQueue{cfg: cfg, now: now, limit: cfg.replicaMaxActive(), dur: cfg.replicaJobDuration(), jobs: map[string]*Job{}, stopped: map[string]chan struct{}{}, wake: make(chan struct{}, 1)}
+func newLocalStore() *localStore {
+	return &localStore{jobs: map[string]jobRec{}, active: map[string]bool{}}
 }
 
-func (q *localQueue) stamp() string { return q.now().UTC().Format(time.RFC3339Nano) }
-
-func (q *localQueue) notify() {
-	select {
-	case q.wake <- struct{}{}:
-	default:
+func (s *localStore) create(_ context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if old, ok := s.jobs[j.id()]; ok {
+		return maps.Clone(old), false, nil
 	}
-}
-
-// view returns a copy of j with its queue position (under q.mu).
-func (q *localQueue) view(j *Job) Job {
-	out := *j
-	if i := slices.Index(q.queued, j.JobID); i >= 0 {
-		pos := i + 1
-		out.QueuePosition = &pos
+	j = maps.Clone(j)
+	s.created++
+	if requeueEvery > 0 && s.created%int64(requeueEvery) == 0 {
+		j[fRequeue] = phase
 	}
-	return out
+	s.jobs[j.id()] = j
+	s.order = append(s.order, j.id())
+	return maps.Clone(j), true, nil
 }
 
-func (q *localQueue) submit(_ context.Context, program string) (Job, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	id := newUUID()
-	now := q.stamp()
-	rep := q.cfg.Replica
-	j := &Job{JobID: id, Status: JobQueued, CreatedAt: now, UpdatedAt: now, StatusURL: statusURL(id), Program: program, Replica: &rep}
-	q.jobs[id] = j
-	q.order = append(q.order, id)
-	q.queued = append(q.queued, id)
-	q.notify()
-	return q.view(j), nil
-}
-
-func (q *localQueue) get(_ context.Context, id string) (Job, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	j, ok := q.jobs[id]
+func (s *localStore) get(_ context.Context, id string) (jobRec, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.jobs[id]
 	if !ok {
-		return Job{}, errNoJob
+		return nil, errNoJob
 	}
-	return q.view(j), nil
+	return maps.Clone(j), nil
 }
 
-func (q *localQueue) list(context.Context) ([]Job, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	out := make([]Job, 0, len(q.order))
-	for _, id := range q.order {
-		out = append(out, q.view(q.jobs[id]))
+func (s *localStore) list(context.Context) ([]jobRec, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]jobRec, 0, len(s.order))
+	for _, id := range s.order {
+		out = append(out, maps.Clone(s.jobs[id]))
 	}
 	return out, nil
 }
 
-func (q *localQueue) cancel(_ context.Context, id string) (Job, error) {
-	q.mu.Lock()
-	defer q.mu.Unlock()
-	j, ok := q.jobs[id]
+// queued returns the queued jobs in dispatch order (under s.mu).
+func (s *localStore) queued() []jobRec {
+	var q []jobRec
+	for _, id := range s.order {
+		if j := s.jobs[id]; j.status() == JobQueued {
+			q = append(q, j)
+		}
+	}
+	slices.SortStableFunc(q, func(a, b jobRec) int {
+		switch {
+		case queueLess(a, b):
+			return -1
+		case queueLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	return q
+}
+
+func (s *localStore) queue(context.Context) ([]string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := s.queued()
+	ids := make([]string, len(q))
+	for i, j := range q {
+		ids[i] = j.id()
+	}
+	return ids, nil
+}
+
+func (s *localStore) claim(_ context.Context, limit int, set map[string]string) (jobRec, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.active) >= limit {
+		return nil, nil
+	}
+	q := s.queued()
+	if len(q) == 0 {
+		return nil, nil
+	}
+	j := q[0]
+	if j["started_at"] != "" {
+		set = maps.Clone(set)
+		delete(set, "started_at") // started_at keeps the first dispatch
+	}
+	maps.Copy(j, set)
+	j["status"] = JobDispatching
+	s.active[j.id()] = true
+	return maps.Clone(j), nil
+}
+
+func (s *localStore) update(_ context.Context, id string, from []string, set map[string]string) (bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.jobs[id]
+	if !ok || (len(from) > 0 && !slices.Contains(from, j.status())) {
+		return false, nil
+	}
+	maps.Copy(j, set)
+	if JobActive(j.status()) {
+		s.active[id] = true
+	} else {
+		delete(s.active, id)
+	}
+	return true, nil
+}
+
+func (s *localStore) remove(_ context.Context, id string) (jobRec, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	j, ok := s.jobs[id]
 	if !ok {
-		return Job{}, errNoJob
+		return nil, errNoJob
 	}
-	if JobTerminal(j.Status) {
-		return q.view(j), errJobDone
+	delete(s.jobs, id)
+	delete(s.active, id)
+	if i := slices.Index(s.order, id); i >= 0 {
+		s.order = slices.Delete(s.order, i, i+1)
 	}
-	if i := slices.Index(q.queued, id); i >= 0 {
-		q.queued = slices.Delete(q.queued, i, i+1)
-	}
-	if ch, ok := q.stopped[id]; ok {
-		close(ch)
-		delete(q.stopped, id)
-	}
-	j.Status, j.UpdatedAt, j.FinishedAt = JobCancelled, q.stamp(), q.stamp()
-	return q.view(j), nil
-}
-
-func (q *localQueue) run(ctx context.Context) {
-	tick := time.NewTicker(100 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		q.mu.Lock()
-		for q.active < q.limit && len(q.queued) > 0 {
-			id := q.queued[0]
-			q.queued = q.queued[1:]
-			j := q.jobs[id]
-			j.Status, j.UpdatedAt, j.StartedAt = JobDispatching, q.stamp(), q.stamp()
-			q.active++
-			stop := make(chan struct{})
-			q.stopped[id] = stop
-			go q.execute(ctx, j, stop)
-		}
-		q.mu.Unlock()
-		select {
-		case <-ctx.Done():
-			return
-		case <-q.wake:
-		case <-tick.C:
-		}
-	}
-}
-
-// execute walks one job through its active states, then completes it and frees its slot.
-func (q *localQueue) execute(ctx context.Context, j *Job, stop chan struct{}) {
-	defer func() {
-		q.mu.Lock()
-		q.active--
-		delete(q.stopped, j.JobID)
-		q.mu.Unlock()
-		q.notify()
-	}()
-	for _, ph := range jobPhases(q.dur) {
-		q.mu.Lock()
-		if j.Status == JobCancelled {
-			q.mu.Unlock()
-			return
-		}
-		j.Status, j.UpdatedAt = ph.state, q.stamp()
-		q.mu.Unlock()
-		t := time.NewTimer(ph.d)
-		select {
-		case <-t.C:
-		case <-stop:
-			t.Stop()
-			return
-		case <-ctx.Done():
-			t.Stop()
-			return
-		}
-	}
-	q.mu.Lock()
-	if j.Status != JobCancelled {
-		j.Status, j.UpdatedAt, j.FinishedAt = JobCompleted, q.stamp(), q.stamp()
-	}
-	q.mu.Unlock()
+	return j, nil
 }

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -15,227 +17,230 @@ import (
 // jobRecordTTL bounds how long a shared job record stays in Redis.
 const jobRecordTTL = 24 * time.Hour
 
-// sharedQueue keeps job records and the queue in Redis (on the first master) and admits jobs
-// through a pkg/lock Semaphore over every master, so that the ceiling holds across replicas and
-// any replica answers for any job. Every replica runs a dispatcher that claims queued jobs with
-// an atomic LPOP once it holds a permit.
-type sharedQueue struct {
-	cfg    Config
-	now    func() time.Time
+// sharedStore is the fixed service: one job store, one queue and one ceiling for every replica,
+// in Redis (on the first master). Every change is one Lua script, so that a claim counts the
+// active jobs of all replicas and takes the head of the one queue atomically.
+type sharedStore struct {
 	rdb    redis.UniversalClient
-	sem    *lock.Semaphore
 	prefix string // osctl:sandbox:<namespace>:
 }
 
-func newSharedQueue(cfg Config, now func() time.Time) (*sharedQueue, error) {
-	opts := []lock.Option{}
-	if cfg.Host != "" {
-		opts = append(opts, lock.WithHost(cfg.Host))
-	}
-	sem, err := lock.NewSemaphore(cfg.Masters, "sandbox:"+cfg.Namespace+":jobs", cfg.MaxActive, opts...)
-	if err != nil {
-		return nil, err
-	}
-	return &sharedQueue{cfg: cfg, now: now, rdb: cfg.Masters[0], sem: sem, prefix: lock.NamespacePrefix + "sandbox:" + cfg.Namespace + ":"}, nil
+func newSharedStore(cfg Config) *sharedStore {
+	return &sharedStore{rdb: cfg.Masters[0], prefix: lock.NamespacePrefix + "sandbox:" + cfg.Namespace + ":"}
 }
 
-func (q *sharedQueue) jobKey(id string) string { return q.prefix + "job:" + id }
-func (q *sharedQueue) queueKey() string        { return q.prefix + "queue" }
-func (q *sharedQueue) indexKey() string        { return q.prefix + "jobs" }
-func (q *sharedQueue) stamp() string           { return q.now().UTC().Format(time.RFC3339Nano) }
+func (s *sharedStore) jobKey(id string) string { return s.prefix + "job:" + id }
+func (s *sharedStore) queueKey() string        { return s.prefix + "queue" }
+func (s *sharedStore) activeKey() string       { return s.prefix + "active" }
+func (s *sharedStore) indexKey() string        { return s.prefix + "jobs" }
+func (s *sharedStore) createdKey() string      { return s.prefix + "created" }
 
-// setState moves a job to a new state unless it is already final: ARGV[1] is the new state, the
-// rest are field/value pairs. It returns "ok", the final state it found, or nil (no such job).
-var setState = redis.NewScript(`
-local s = redis.call('HGET', KEYS[1], 'status')
-if not s then return false end
-if s == 'completed' or s == 'failed' or s == 'cancelled' then return s end
-redis.call('HSET', KEYS[1], 'status', ARGV[1], unpack(ARGV, 2))
-return 'ok'
+// createJob: KEYS job, index, queue, created; ARGV id, seq, requeueEvery, phase, ttl, fields...
+var createJob = redis.NewScript(`
+if redis.call('EXISTS', KEYS[1]) == 1 then return {'old', redis.call('HGETALL', KEYS[1])} end
+local n = redis.call('INCR', KEYS[4])
+redis.call('HSET', KEYS[1], unpack(ARGV, 6))
+local every = tonumber(ARGV[3])
+if every > 0 and n % every == 0 then redis.call('HSET', KEYS[1], 'requeue', ARGV[4]) end
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+for i = 1, 4 do redis.call('EXPIRE', KEYS[i], ARGV[5]) end
+return {'new', redis.call('HGETALL', KEYS[1])}
 `)
 
-// cancelJob cancels a job unless it is final and takes it off the queue.
-var cancelJob = redis.NewScript(`
-local s = redis.call('HGET', KEYS[1], 'status')
-if not s then return false end
-if s == 'completed' or s == 'failed' or s == 'cancelled' then return s end
-redis.call('HSET', KEYS[1], 'status', 'cancelled', 'updated_at', ARGV[2], 'finished_at', ARGV[2])
-redis.call('LREM', KEYS[2], 0, ARGV[1])
-return 'ok'
+// claimJob: KEYS queue, active; ARGV limit, job key prefix, fields... The best queued job is the
+// one of highest priority, the oldest among equals (the queue is ordered by creation).
+var claimJob = redis.NewScript(`
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[1]) then return false end
+local best, bp = nil, -1
+for _, id in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+  local p = redis.call('HGET', ARGV[2] .. id, 'priority')
+  if not p then
+    redis.call('ZREM', KEYS[1], id)
+  elseif tonumber(p) > bp then
+    best, bp = id, tonumber(p)
+  end
+end
+if not best then return false end
+local k = ARGV[2] .. best
+local started = redis.call('HGET', k, 'started_at')
+redis.call('ZREM', KEYS[1], best)
+redis.call('HSET', k, unpack(ARGV, 3))
+if started and started ~= '' then redis.call('HSET', k, 'started_at', started) end
+redis.call('HSET', k, 'status', 'dispatching')
+redis.call('SADD', KEYS[2], best)
+return redis.call('HGETALL', k)
 `)
 
-func (q *sharedQueue) submit(ctx context.Context, program string) (Job, error) {
-	id := newUUID()
-	now := q.stamp()
-	_, err := q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		p.HSet(ctx, q.jobKey(id), "job_id", id, "status", JobQueued, "created_at", now, "updated_at", now, "program", program)
-		p.Expire(ctx, q.jobKey(id), jobRecordTTL)
-		p.ZAdd(ctx, q.indexKey(), redis.Z{Score: float64(q.now().UnixNano()), Member: id})
-		p.Expire(ctx, q.indexKey(), jobRecordTTL)
-		p.RPush(ctx, q.queueKey(), id)
-		return nil
-	})
-	if err != nil {
-		return Job{}, fmt.Errorf("queueing the job in Redis: %v", err)
+// updateJob: KEYS job, queue, active; ARGV id, allowed states ("" any, else comma-separated),
+// fields...
+var updateJob = redis.NewScript(`
+local s = redis.call('HGET', KEYS[1], 'status')
+if not s then return 0 end
+if ARGV[2] ~= '' then
+  local ok = false
+  for f in string.gmatch(ARGV[2], '[^,]+') do if f == s then ok = true end end
+  if not ok then return 0 end
+end
+redis.call('HSET', KEYS[1], unpack(ARGV, 3))
+local n = redis.call('HGET', KEYS[1], 'status')
+if n == 'queued' then
+  redis.call('ZADD', KEYS[2], redis.call('HGET', KEYS[1], 'seq'), ARGV[1])
+else
+  redis.call('ZREM', KEYS[2], ARGV[1])
+end
+if n == 'dispatching' or n == 'submitting' or n == 'running' then
+  redis.call('SADD', KEYS[3], ARGV[1])
+else
+  redis.call('SREM', KEYS[3], ARGV[1])
+end
+return 1
+`)
+
+// removeJob: KEYS job, queue, active, index; ARGV id.
+var removeJob = redis.NewScript(`
+local h = redis.call('HGETALL', KEYS[1])
+if #h == 0 then return false end
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('SREM', KEYS[3], ARGV[1])
+redis.call('ZREM', KEYS[4], ARGV[1])
+return h
+`)
+
+func pairs(m map[string]string) []any {
+	out := make([]any, 0, 2*len(m))
+	for k, v := range m {
+		out = append(out, k, v)
 	}
-	return q.get(ctx, id)
+	return out
 }
 
-func (q *sharedQueue) get(ctx context.Context, id string) (Job, error) {
-	h, err := q.rdb.HGetAll(ctx, q.jobKey(id)).Result()
-	if err != nil {
-		return Job{}, err
+// recFromReply turns an HGETALL array reply (from a script) into a jobRec.
+func recFromReply(v any) (jobRec, error) {
+	arr, ok := v.([]any)
+	if !ok || len(arr)%2 != 0 {
+		return nil, fmt.Errorf("unexpected reply %T from Redis", v)
 	}
-	if len(h) == 0 {
-		return Job{}, errNoJob
-	}
-	j := jobFromHash(h)
-	if j.Status == JobQueued {
-		pos, err := q.rdb.LPos(ctx, q.queueKey(), id, redis.LPosArgs{}).Result()
-		if err == nil {
-			p := int(pos) + 1
-			j.QueuePosition = &p
-		}
+	j := jobRec{}
+	for i := 0; i < len(arr); i += 2 {
+		k, _ := arr[i].(string)
+		val, _ := arr[i+1].(string)
+		j[k] = val
 	}
 	return j, nil
 }
 
-func jobFromHash(h map[string]string) Job {
-	j := Job{JobID: h["job_id"], Status: h["status"], CreatedAt: h["created_at"], UpdatedAt: h["updated_at"],
-		StartedAt: h["started_at"], FinishedAt: h["finished_at"], Program: h["program"], Error: h["error"]}
-	j.StatusURL = statusURL(j.JobID)
-	if r, err := strconv.Atoi(h["replica"]); err == nil {
-		j.Replica = &r
+func (s *sharedStore) create(ctx context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error) {
+	args := append([]any{j.id(), j[fSeq], requeueEvery, phase, int(jobRecordTTL / time.Second)}, pairs(j)...)
+	res, err := createJob.Run(ctx, s.rdb, []string{s.jobKey(j.id()), s.indexKey(), s.queueKey(), s.createdKey()}, args...).Result()
+	if err != nil {
+		return nil, false, err
 	}
-	return j
+	arr, ok := res.([]any)
+	if !ok || len(arr) != 2 {
+		return nil, false, fmt.Errorf("unexpected reply %v from Redis", res)
+	}
+	rec, err := recFromReply(arr[1])
+	return rec, arr[0] == "new", err
 }
 
-func (q *sharedQueue) list(ctx context.Context) ([]Job, error) {
-	ids, err := q.rdb.ZRange(ctx, q.indexKey(), 0, -1).Result()
+func (s *sharedStore) get(ctx context.Context, id string) (jobRec, error) {
+	h, err := s.rdb.HGetAll(ctx, s.jobKey(id)).Result()
 	if err != nil {
 		return nil, err
 	}
-	// One MULTI for every record: a consistent snapshot, so that a job completing and the next
-	// one starting are never both seen active.
+	if len(h) == 0 {
+		return nil, errNoJob
+	}
+	return jobRec(h), nil
+}
+
+func (s *sharedStore) list(ctx context.Context) ([]jobRec, error) {
+	ids, err := s.rdb.ZRange(ctx, s.indexKey(), 0, -1).Result()
+	if err != nil {
+		return nil, err
+	}
+	return s.records(ctx, ids)
+}
+
+// records reads the jobs ids in one MULTI: a consistent snapshot, so that a job completing and
+// the next one starting are never both seen active.
+func (s *sharedStore) records(ctx context.Context, ids []string) ([]jobRec, error) {
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
-	_, err = q.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
+	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {
-			cmds[i] = p.HGetAll(ctx, q.jobKey(id))
+			cmds[i] = p.HGetAll(ctx, s.jobKey(id))
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
-	out := make([]Job, 0, len(ids))
+	out := make([]jobRec, 0, len(ids))
 	for _, c := range cmds {
 		if h := c.Val(); len(h) > 0 {
-			out = append(out, jobFromHash(h))
+			out = append(out, jobRec(h))
 		}
 	}
 	return out, nil
 }
 
-func (q *sharedQueue) cancel(ctx context.Context, id string) (Job, error) {
-	res, err := cancelJob.Run(ctx, q.rdb, []string{q.jobKey(id), q.queueKey()}, id, q.stamp()).Result()
+func (s *sharedStore) queue(ctx context.Context) ([]string, error) {
+	ids, err := s.rdb.ZRange(ctx, s.queueKey(), 0, -1).Result()
+	if err != nil {
+		return nil, err
+	}
+	recs, err := s.records(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(recs, func(a, b jobRec) int {
+		switch {
+		case queueLess(a, b):
+			return -1
+		case queueLess(b, a):
+			return 1
+		}
+		return 0
+	})
+	out := make([]string, 0, len(recs))
+	for _, j := range recs {
+		if j.status() == JobQueued {
+			out = append(out, j.id())
+		}
+	}
+	return out, nil
+}
+
+func (s *sharedStore) claim(ctx context.Context, limit int, set map[string]string) (jobRec, error) {
+	args := append([]any{limit, s.prefix + "job:"}, pairs(set)...)
+	res, err := claimJob.Run(ctx, s.rdb, []string{s.queueKey(), s.activeKey()}, args...).Result()
 	if errors.Is(err, redis.Nil) {
-		return Job{}, errNoJob
+		return nil, nil
 	}
 	if err != nil {
-		return Job{}, err
+		return nil, err
 	}
-	j, gerr := q.get(ctx, id)
-	if gerr != nil {
-		return Job{}, gerr
-	}
-	if res != "ok" {
-		return j, errJobDone
-	}
-	return j, nil
+	return recFromReply(res)
 }
 
-// transition sets a job's state; ok is false when the job is already final (cancelled).
-func (q *sharedQueue) transition(ctx context.Context, id, state string, fields ...any) (bool, error) {
-	args := append([]any{state, "updated_at", q.stamp()}, fields...)
-	res, err := setState.Run(ctx, q.rdb, []string{q.jobKey(id)}, args...).Result()
+func (s *sharedStore) update(ctx context.Context, id string, from []string, set map[string]string) (bool, error) {
+	args := append([]any{id, strings.Join(from, ",")}, pairs(set)...)
+	n, err := updateJob.Run(ctx, s.rdb, []string{s.jobKey(id), s.queueKey(), s.activeKey()}, args...).Int()
+	return n == 1, err
+}
+
+func (s *sharedStore) remove(ctx context.Context, id string) (jobRec, error) {
+	res, err := removeJob.Run(ctx, s.rdb, []string{s.jobKey(id), s.queueKey(), s.activeKey(), s.indexKey()}, id).Result()
 	if errors.Is(err, redis.Nil) {
-		return false, nil
+		return nil, errNoJob
 	}
 	if err != nil {
-		return false, err
+		return nil, err
 	}
-	return res == "ok", nil
+	return recFromReply(res)
 }
 
-// pollEvery is how often an idle dispatcher looks at the shared queue.
-const pollEvery = 25 * time.Millisecond
-
-func (q *sharedQueue) run(ctx context.Context) {
-	for ctx.Err() == nil {
-		if !q.claimOne(ctx) {
-			_ = sleepCtx(ctx, pollEvery)
-		}
-	}
-}
-
-// claimOne takes a permit and a queued job and starts it; false when there was nothing to do.
-func (q *sharedQueue) claimOne(ctx context.Context) bool {
-	n, err := q.rdb.LLen(ctx, q.queueKey()).Result()
-	if err != nil || n == 0 {
-		return false
-	}
-	permit, err := q.sem.TryAcquire(ctx)
-	if err != nil {
-		if !errors.Is(err, lock.ErrNoPermit) && ctx.Err() == nil {
-			q.cfg.Logf("job dispatcher: taking a permit: %v", err)
-		}
-		return false
-	}
-	release := func() {
-		rctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-		defer cancel()
-		_ = permit.Release(rctx)
-	}
-	id, err := q.rdb.LPop(ctx, q.queueKey()).Result()
-	if err != nil {
-		release()
-		return false
-	}
-	now := q.stamp()
-	ok, err := q.transition(ctx, id, JobDispatching, "started_at", now, "replica", q.cfg.Replica)
-	if err != nil || !ok {
-		release()
-		return true
-	}
-	go func() {
-		defer release()
-		q.execute(ctx, permit, id)
-	}()
-	return true
-}
-
-// execute walks a claimed job through its states under its permit; when the permit is lost the
-// job fails rather than run past the ceiling.
-func (q *sharedQueue) execute(ctx context.Context, permit *lock.Permit, id string) {
-	pctx := permit.Context()
-	for _, ph := range jobPhases(q.cfg.replicaJobDuration()) {
-		ok, err := q.transition(pctx, id, ph.state)
-		if err != nil || !ok {
-			break
-		}
-		if err := sleepCtx(pctx, ph.d); err != nil {
-			break
-		}
-		if ph.state == JobRunning {
-			if _, err := q.transition(pctx, id, JobCompleted, "finished_at", q.stamp()); err == nil {
-				return
-			}
-		}
-	}
-	if perr := permit.Err(); perr != nil && ctx.Err() == nil {
-		q.cfg.Logf("job %s: admission permit lost (%v): marking it failed", id, perr)
-		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 3*time.Second)
-		defer cancel()
-		_, _ = q.transition(fctx, id, JobFailed, "finished_at", q.stamp(), "error", "admission permit lost: "+perr.Error())
-	}
-}
+// seqNow is a creation stamp in unix microseconds.
+func seqNow(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }

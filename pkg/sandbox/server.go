@@ -21,7 +21,8 @@ type Status struct {
 	Locking  Locking   `json:"locking"`
 	Queue    QueueMode `json:"queue"`
 	// MaxActive is the ceiling of the whole service, whatever the queue mode enforces.
-	MaxActive int `json:"max_active"`
+	// It is left out with JobsConfig.HideCeiling, as the real job API tells no client its ceiling.
+	MaxActive int `json:"max_active,omitempty"`
 	// ReplicaMaxActive is how many jobs this replica admits by itself (local: the ceiling; split:
 	// its share); absent with the shared queue, which admits across replicas.
 	ReplicaMaxActive int `json:"replica_max_active,omitempty"`
@@ -87,15 +88,8 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	s.layout, s.resque = l, newResque(cfg)
 	s.worker = &worker{q: s.resque, queues: workerQueues, interval: cfg.WorkerInterval, wait: sleepCtx, perform: s.perform,
 		name: workerName(workerQueues), logf: cfg.Logf}
-	switch cfg.Queue {
-	case QueueLocal, QueueSplit:
-		s.jobs = newLocalQueue(cfg, s.now)
-	case QueueShared:
-		q, err := newSharedQueue(cfg, s.now)
-		if err != nil {
-			return nil, err
-		}
-		s.jobs = q
+	if s.jobs, err = newJobQueue(ctx, cfg, s.now); err != nil {
+		return nil, err
 	}
 	go s.jobs.run(ctx)
 	s.worker.busy.Store(true) // until its first look finds the queues empty
@@ -109,10 +103,14 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 // Status returns what GET /status answers.
 func (s *Server) Status() Status {
-	return Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
+	st := Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
 		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String(),
 		WorkerInterval: s.cfg.WorkerInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
 		Worker: s.worker.status(context.Background())}
+	if s.cfg.Jobs.HideCeiling {
+		st.MaxActive, st.ReplicaMaxActive = 0, 0
+	}
+	return st
 }
 
 // route dispatches a request by its path; the last segment may end in .json.
@@ -161,14 +159,12 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.getDataPoint(w, seg(1))
 	case is(http.MethodPost, "data_points", "*", "upload_file"):
 		s.uploadResult(w, r, seg(1))
-	case is(http.MethodPost, "v1", "jobs"):
-		s.submitJob(w, r)
-	case is(http.MethodGet, "v1", "jobs"):
-		s.listJobs(w, r)
-	case is(http.MethodGet, "v1", "jobs", "*", "status"), is(http.MethodGet, "v1", "jobs", "*"):
-		s.jobStatus(w, r, seg(2))
-	case is(http.MethodDelete, "v1", "jobs", "*"):
-		s.cancelJob(w, r, seg(2))
+	case n > 0 && segs[0] == "v1":
+		s.jobAPI(w, r, segs)
+	case is(http.MethodGet, "healthz"):
+		s.healthz(w)
+	case is(http.MethodGet, "status", "requests"):
+		s.jobRequests(w)
 	default:
 		writeError(w, &apiError{Status: http.StatusNotFound, Msg: fmt.Sprintf("no route matches %s %s", r.Method, r.URL.Path)})
 	}

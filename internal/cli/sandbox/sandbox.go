@@ -55,12 +55,14 @@ type modeFlags struct {
 	WorkerInterval time.Duration
 	ZipRewrite     bool
 	DropCreates    float64
+	// Jobs are the job API's flags (jobflags.go).
+	Jobs jobFlags
 }
 
 func (m *modeFlags) add(cmd *cobra.Command) {
 	fl := cmd.Flags()
 	fl.StringVar(&m.Locking, "locking", string(sandbox.LockingNone), "how replicas write shared files: none (the real app), local (a per-process mutex), redlock (pkg/lock, atomic writes, fencing)")
-	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (Redis, semaphore admission)")
+	fl.StringVar(&m.Queue, "queue", string(sandbox.QueueLocal), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (one queue and ceiling for every replica, in Redis: the fixed service)")
 	fl.IntVar(&m.MaxPool, "max-pool", sandbox.DefaultMaxPool, "requests processed at once per replica (passenger_max_pool_size)")
 	fl.IntVar(&m.MaxRequests, "max-requests", sandbox.DefaultMaxRequests, "requests that may wait per replica before 503 \"Request queue full\" (passenger_max_request_queue_size; 0 = no limit)")
 	fl.IntVar(&m.MaxActive, "max-active", sandbox.DefaultMaxActive, "job ceiling (ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS): enforced per replica with --queue local, divided between replicas with --queue split, in total with --queue shared")
@@ -74,11 +76,12 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&m.WorkerInterval, "worker-interval", sandbox.DefaultWorkerInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
 	fl.BoolVar(&m.ZipRewrite, "zip-rewrite", true, "extraction rewrites a seed zip whose entries are not in name order, sorted (rubyzip's sort_entries, as the real server did until upstream's PR #863); --zip-rewrite=false keeps every zip as uploaded")
 	fl.Float64Var(&m.DropCreates, "drop-creates", 0, "fault injection: this fraction (0 to 1) of analysis and data point creates, chosen by a hash of the id, answer 201 but are never stored (a lossy twin that 'osctl stress' must find lost records in)")
+	m.Jobs.add(cmd)
 }
 
 // args returns the flags as command-line arguments for a replica.
 func (m *modeFlags) args() []string {
-	return []string{
+	return append([]string{
 		"--locking", m.Locking, "--queue", m.Queue,
 		"--max-pool", fmt.Sprint(m.MaxPool), "--max-requests", fmt.Sprint(m.MaxRequests),
 		"--max-active", fmt.Sprint(m.MaxActive), "--job-duration", m.JobDuration.String(),
@@ -87,7 +90,7 @@ func (m *modeFlags) args() []string {
 		"--write-delay", m.WriteDelay.String(), "--max-body", fmt.Sprint(m.MaxBody),
 		"--lock-ttl", m.LockTTL.String(), "--worker-interval", m.WorkerInterval.String(),
 		"--zip-rewrite=" + strconv.FormatBool(m.ZipRewrite), "--drop-creates", strconv.FormatFloat(m.DropCreates, 'g', -1, 64),
-	}
+	}, m.Jobs.args()...)
 }
 
 // config turns the flags into a replica's config (without state dir, replica index or Redis).
@@ -97,6 +100,7 @@ func (m *modeFlags) config() sandbox.Config {
 		MaxPool: m.MaxPool, MaxRequests: m.MaxRequests, MaxActive: m.MaxActive, JobDuration: m.JobDuration,
 		JobDurationSkew: m.JobSkew, Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
 		WorkerInterval: m.WorkerInterval, NoZipRewrite: !m.ZipRewrite, DropCreates: m.DropCreates,
+		Jobs: m.Jobs.config(),
 	}
 }
 
@@ -138,7 +142,7 @@ func (m *modeFlags) validate() error {
 	case !(m.DropCreates >= 0 && m.DropCreates <= 1): // also refuses NaN
 		return cmdutil.Usage("--drop-creates %v: use a fraction from 0 to 1", m.DropCreates)
 	}
-	return nil
+	return m.Jobs.validate()
 }
 
 // resolve fills the defaults that depend on other flags: --job-duration-skew is

@@ -85,6 +85,11 @@ rest and exits 2.`,
   # queued on a busy replica waits while another idles (osctl stress --profile jobs: stranded)
   osctl sandbox up --replicas 2 --queue split
 
+  # elb-openapi's job API as its code has it: a token, a 5 s dispatch tick, every 6th job
+  # requeued once, no ceiling in GET /status; --queue local is its bug (a ceiling per replica)
+  osctl sandbox up --replicas 2 --queue local --max-active 2 --job-duration 3s \
+    --api-token "$TOKEN" --requeue-every 6 --hide-ceiling
+
   # watch the locks while they are held
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
@@ -207,8 +212,8 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 	for _, u := range urls {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, workers poll every %v%s, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.WorkerInterval, o.Mode.faultNote(), dir)
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, workers poll every %v%s, state dir %s\n",
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), o.Mode.WorkerInterval, o.Mode.faultNote(), dir)
 	for _, r := range replicas {
 		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
 	}
@@ -322,7 +327,7 @@ func startReplica(o *UpOptions, exe, dir, ns string, urls []string, i int) (*rep
 	}
 	cmd := exec.Command(exe, args...)
 	// Redis URLs (with passwords) go through the environment, not the process list.
-	cmd.Env = append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ","))
+	cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ",")), o.Mode.Jobs.env()...)
 	cmd.ExtraFiles = []*os.File{lf}
 	cmd.Stdout = o.IO.ErrOut
 	cmd.Stderr = o.IO.ErrOut

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +25,10 @@ type CleanupOptions struct {
 	DryRun   bool
 	Yes      bool
 	Format   output.Format
+	// A run's history (cleanup_jobs.go): the run id, profile and targets come from it.
+	History string
+	Headers []string
+	Timeout time.Duration
 }
 
 // CleanupResult lists what cleanup removed (or would remove).
@@ -38,16 +43,24 @@ type CleanupResult struct {
 func NewCmdCleanup(f *cmdutil.Factory, runF func(context.Context, *CleanupOptions) error) *cobra.Command {
 	o := &CleanupOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:   "cleanup --run ID --state-dir DIR",
-		Short: "Remove the files one stress run left on the volume, and nothing else",
+		Use:   "cleanup --run ID --state-dir DIR | --history FILE",
+		Short: "Remove what one stress run left: its files on the volume, or a jobs run's jobs",
 		Long: `cleanup removes the directories of one stress run's own objects: the analyses and data
 point result directories whose names carry the run id (osctl stress prints it, and it is in the
 report and history). Nothing else on the volume is touched. It asks before removing (or pass
---yes); --dry-run lists what would go. Records in the server's database are not removed.`,
+--yes); --dry-run lists what would go. Records in the server's database are not removed.
+
+With --history FILE of a jobs run, cleanup deletes the run's jobs through the job API
+(DELETE /v1/jobs/{id}), each on the replica that accepted it, then checks that each answers
+404. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
-  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --yes`,
+  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --yes
+  osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if o.History != "" {
+				return cleanupHistory(cmd.Context(), f, o)
+			}
 			if !profile.ValidRunID(o.Run) {
 				return cmdutil.Usage("--run %q: pass the run id, 8 hex digits (in the run's report as \"run\")", o.Run)
 			}
@@ -64,6 +77,7 @@ report and history). Nothing else on the volume is touched. It asks before remov
 	cmd.Flags().StringVar(&o.StateDir, "state-dir", "", "the shared volume's root on this machine")
 	cmd.Flags().BoolVar(&o.DryRun, "dry-run", false, "list what would be removed, remove nothing")
 	cmd.Flags().BoolVar(&o.Yes, "yes", false, "remove without asking")
+	addCleanupHistoryFlags(cmd, o)
 	output.AddFlag(cmd, &o.Format)
 	return cmd
 }

@@ -166,15 +166,9 @@ func runStress(ctx context.Context, o *Options) error {
 			StartTargets: startIdx, Client: client, Record: rec.record, Now: o.Factory.Now}
 		hdr.Mix = osp.EffectiveMix()
 	case "jobs":
-		maxActive := o.MaxActive
-		for _, t := range targets {
-			if maxActive == 0 && t.Status.MaxActive > 0 {
-				maxActive = t.Status.MaxActive
-			}
+		if jobs, err = setupJobs(ctx, o, runID, targets, client, hdrs, rec.record, &hdr, notice); err != nil {
+			return err
 		}
-		hdr.MaxActive, hdr.Grace = maxActive, o.Grace.String()
-		jobs = &profile.Jobs{Run: runID, Targets: targets, Requests: o.Requests, Client: client, Record: rec.record, Now: o.Factory.Now,
-			Poll: o.Poll, Timeout: o.JobTimeout, Header: hdrs}
 	case "http":
 		hp := &profile.HTTP{Run: runID, Targets: targets, Method: o.Method, Header: hdrs, Body: o.Body, Requests: int64(o.Requests), Now: o.Factory.Now}
 		if rec.w != nil {
@@ -242,6 +236,10 @@ func runStress(ctx context.Context, o *Options) error {
 			fmt.Fprintln(errOut, "following the jobs until they end")
 		}
 		jobs.Wait()
+		if err := jobsFollowed(errOut, jobs, hdrs); err != nil {
+			flushHistory(rec, files[o.History], o.Factory.Now(), true, "the job API refused the token", false)
+			return err
+		}
 	}
 	if osp != nil {
 		if !partial && o.SettleTimeout > 0 {

@@ -159,36 +159,6 @@ func judgeEqualsOnline(t *testing.T, sb *testenv.Sandbox, hist string, online ru
 	}
 }
 
-func TestSandboxJobs(t *testing.T) {
-	// The local queue cannot strand a job (contract section 7): a replica with a job queued has
-	// its own --max-active running, which is the whole ceiling. The split queue below does.
-	t.Run("local queue at 2 replicas", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "2", "--queue", "local", "--job-duration", "300ms")
-		r := stress(t, sb, "--profile", "jobs", "--requests", "40", "--concurrency", "40")
-		requireRaces(t, r, "ceiling")
-	})
-	// The split queue (each replica admits 1 of the ceiling 2) holds the ceiling but strands: with
-	// --job-duration-skew 4 replica 1's jobs run 1.5s and replica 0's 300ms, so replica 0 drains
-	// its 4 jobs by 1.2s and idles while replica 1 still has jobs queued for 1.5s at a time.
-	t.Run("split queue at 2 replicas", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "2", "--queue", "split", "--job-duration", "300ms", "--job-duration-skew", "4")
-		r := stress(t, sb, "--profile", "jobs", "--requests", "8", "--concurrency", "8", "--grace", "500ms")
-		requireRaces(t, r, "stranded")
-		if n := r.rep.FindingCounts["ceiling"]; n != 0 {
-			t.Errorf("%d ceiling findings: the split queue never runs more than the ceiling", n)
-		}
-		for _, f := range r.rep.Findings {
-			if f.Kind != "stranded" {
-				t.Errorf("unexpected %s finding: %+v", f.Kind, f)
-			}
-		}
-	})
-	t.Run("shared queue", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "2", "--queue", "shared", "--job-duration", "300ms")
-		requireClean(t, stress(t, sb, "--profile", "jobs", "--requests", "40", "--concurrency", "40"))
-	})
-}
-
 // TestCleanupRemovesOnlyTheRun runs a small stress, then cleans it up: the run's directories go,
 // another run's and a stranger's files stay.
 func TestCleanupRemovesOnlyTheRun(t *testing.T) {

@@ -39,6 +39,8 @@ type Options struct {
 	JobTimeout time.Duration
 	MaxActive  int
 	Grace      time.Duration
+	// jobs profile: the service's dispatch tick (jobs.go).
+	DispatchInterval time.Duration
 
 	MaxErrorRate    float64
 	MinAcknowledged float64
@@ -75,8 +77,13 @@ Profiles:
               Starts go only to targets whose GET /status says they are the sandbox, or to any
               target with --allow-start (a start launches simulations on a real server).
               The files are read from --state-dir (or one exec in --state-pod).
-  jobs        burst POST /v1/jobs, then follow every job's status every --poll: ceiling,
-              stranded, invisible, lost.
+  jobs        burst POST /v1/jobs to elb-openapi's job API (a "Mode B" BLAST job, or --body),
+              then follow every job's status on the replica that accepted it every --poll:
+              ceiling (more than --max-active active at once), stranded (queued while capacity
+              was free for longer than --grace + --dispatch-interval + --poll), invisible,
+              lost. --max-active is required unless the sandbox's GET /status gives it; the
+              token goes in --header 'X-ELB-API-Token: TOKEN'. Clean up with
+              'osctl stress cleanup --history FILE'.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
               {{seq}}); no verdict beyond status codes. Bounded by --requests or --duration.
               Like wrk, it sends no User-Agent unless --header gives one.
@@ -120,12 +127,9 @@ contention); 1 races found (even in a run cut short); 2 could not run, or inconc
 	fl.StringVar(&o.Mix, "mix", "upload=5,start=2,data_point=1,upload_file=2", "openstudio: relative weights of the load operations")
 	fl.BoolVar(&o.AllowStart, "allow-start", false, "openstudio: send start actions to targets that are not the sandbox (launches simulations on a real server)")
 	fl.StringVar(&o.Method, "method", "GET", "http: request method")
-	fl.StringArrayVar(&o.Headers, "header", nil, "http, jobs: request header 'Name: value' (repeatable)")
-	fl.StringVar(&o.Body, "body", "", "http: request body template; {{nonce}} and {{seq}} are replaced per request")
-	fl.DurationVar(&o.Poll, "poll", 50*time.Millisecond, "jobs: status polling interval")
-	fl.DurationVar(&o.JobTimeout, "job-timeout", 2*time.Minute, "jobs: how long one job is followed before it counts as lost")
-	fl.IntVar(&o.MaxActive, "max-active", 0, "jobs: the ceiling of active jobs (default the sandbox's max_active from GET /status)")
-	fl.DurationVar(&o.Grace, "grace", time.Second, "jobs: how long a queued job may wait while capacity is free before it is stranded")
+	fl.StringArrayVar(&o.Headers, "header", nil, "http, jobs: request header 'Name: value' (repeatable; the job API's token: 'X-ELB-API-Token: TOKEN'); values are never printed")
+	fl.StringVar(&o.Body, "body", "", "http, jobs: request body template; {{nonce}} and {{seq}} are replaced per request (jobs: a JSON object, default a Mode B job keyed by the nonce)")
+	addJobsFlags(cmd, o)
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0.5, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors); 0 never stops")
 	fl.Float64Var(&o.MinAcknowledged, "min-acknowledged", 0.5, "fraction of requests that must be acknowledged for a clean verdict")
 	fl.Float64Var(&o.MinContended, "min-contended", 0.5, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict")
@@ -186,6 +190,9 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	}
 	if o.Poll <= 0 || o.Poll > time.Minute {
 		return cmdutil.Usage("--poll %s: use a positive interval up to 1m", o.Poll)
+	}
+	if err := o.validateJobs(); err != nil {
+		return err
 	}
 	if o.SettleTimeout < 0 {
 		return cmdutil.Usage("--settle-timeout must be 0 or more")

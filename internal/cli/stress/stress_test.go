@@ -35,6 +35,9 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--target", "http://127.0.0.1:1", "--max-error-rate", "2"}, "--max-error-rate"},
 		{[]string{"--target", "http://127.0.0.1:1", "--state-dir", "a", "--state-pod", "b"}, "pass one"},
 		{[]string{"--target", "http://127.0.0.1:1", "--deployment", "web"}, "--kubeconfig"},
+		{[]string{"--target", "http://127.0.0.1:1", "--profile", "jobs", "--dispatch-interval", "-1s"}, "--dispatch-interval"},
+		{[]string{"--target", "http://127.0.0.1:1", "--profile", "jobs", "--job-timeout", "0s"}, "--job-timeout"},
+		{[]string{"--target", "http://127.0.0.1:1", "--profile", "jobs", "--max-active", "-2"}, "--max-active"},
 	} {
 		f := factory()
 		t.Setenv("KUBECONFIG", "")

@@ -13,6 +13,9 @@ var (
 	activeStates   = map[string]bool{"dispatching": true, "submitting": true, "running": true}
 	terminalStates = map[string]bool{"completed": true, "failed": true, "cancelled": true}
 	knownStates    = map[string]bool{"queued": true, "dispatching": true, "submitting": true, "running": true, "completed": true, "failed": true, "cancelled": true}
+	// activeRank orders the active states: a job seen at a lower rank after a higher one went
+	// back to queued in between, even if no poll saw it queued.
+	activeRank = map[string]int{"dispatching": 1, "submitting": 2, "running": 3}
 )
 
 type interval struct {
@@ -20,140 +23,224 @@ type interval struct {
 	job  string
 }
 
+// StrandLimit is how long a queued job may wait while capacity is free before it is stranded:
+// grace, plus the service's dispatch tick (a correct elb-openapi claims a queued job only on a
+// submit, a submit thread's exit or its tick), plus one poll (docs/migration/jobs.md).
+func StrandLimit(h *history.History, grace time.Duration) time.Duration {
+	return grace + headerDuration(h.Header.DispatchInterval) + headerDuration(h.Header.Poll)
+}
+
+func headerDuration(s string) time.Duration {
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0
+	}
+	return d
+}
+
+// jobsRun is what one jobs history says about its jobs.
+type jobsRun struct {
+	submits map[string]*history.Record // acknowledged submits by job id
+	lines   map[string]*history.Record // job lines by job id
+	ids     []string                   // the acknowledged jobs, sorted
+	unknown int                        // submits whose job may exist but cannot be followed
+}
+
+func readJobsRun(h *history.History) jobsRun {
+	r := jobsRun{submits: map[string]*history.Record{}, lines: map[string]*history.Record{}}
+	for i := range h.Records {
+		rec := &h.Records[i]
+		switch {
+		case rec.Kind == history.KindRequest && rec.Op == history.OpSubmitJob:
+			if rec.Applied() && rec.Returned != "" {
+				if r.submits[rec.Returned] == nil {
+					r.submits[rec.Returned] = rec
+					r.ids = append(r.ids, rec.Returned)
+				}
+			} else if rec.Outcome == history.Ambiguous {
+				r.unknown++
+			}
+		case rec.Kind == history.KindJob:
+			r.lines[rec.Job] = rec
+		}
+	}
+	sort.Strings(r.ids)
+	return r
+}
+
+func seen(line *history.Record) bool {
+	for _, run := range line.Runs {
+		if knownStates[run.State] {
+			return true
+		}
+	}
+	return false
+}
+
+// JobsNotFinished counts the acknowledged jobs that were followed but had not ended, nor
+// disappeared, when following them stopped (--job-timeout): the run says nothing about them.
+func JobsNotFinished(h *history.History) int {
+	r := readJobsRun(h)
+	n := 0
+	for _, id := range r.ids {
+		if l := r.lines[id]; l != nil && seen(l) && !l.Done && !l.Gone {
+			n++
+		}
+	}
+	return n
+}
+
 // Jobs judges the jobs profile from observation only (contract section 7). Every interval is
-// taken so that a correct server gives no finding whatever the polling granularity: an active
-// interval is the part of the job's life it was surely active (from the end of the first poll
-// that saw it active to the start of the last), and when asking what could have been active, a
-// job counts from the start of the last poll that saw it queued to the end of the first that saw
-// it ended.
+// taken so that a correct server gives no finding whatever the polling granularity:
+//
+//   - surely active: from the end of the first poll of a run of polls that saw the job active
+//     to the start of the last one; a poll that saw it queued (a requeue) or nothing readable
+//     ends the run, and so does an active state seen after a later one;
+//   - could hold a slot: from the submit on, except while polls saw it queued (from the end of
+//     the first of them to the start of the last) and after the end of the first poll that saw
+//     it ended or gone;
+//   - ceiling: more than maxActive surely active at once;
+//   - stranded: queued throughout a stretch longer than StrandLimit during which fewer than
+//     maxActive jobs could hold a slot (each submit that may have made a job that cannot be
+//     followed counts as holding one throughout);
+//   - invisible: an acknowledged job never found; lost: one that answered 404 after it was
+//     seen. A job still active when following it stopped is not finished: no finding
+//     (JobsNotFinished).
 func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 	var out []Finding
-	submits := map[string]*history.Record{}
-	var unknown int // submissions whose job may exist but cannot be followed
-	var end time.Time
-	for i := range h.Records {
-		r := &h.Records[i]
-		if r.End.After(end) {
-			end = r.End
-		}
-		if r.Kind == history.KindRequest && r.Op == history.OpSubmitJob {
-			if r.Applied() && r.Returned != "" {
-				submits[r.Returned] = r
-			} else if r.Outcome == history.Ambiguous {
-				unknown++
-			}
-		}
-	}
-	lines := map[string]*history.Record{}
-	for i := range h.Records {
-		r := &h.Records[i]
-		if r.Kind == history.KindJob {
-			lines[r.Job] = r
-			for _, run := range r.Runs {
-				if run.LastEnd.After(end) {
-					end = run.LastEnd
-				}
-			}
-		}
-	}
-	var sure, could []interval
-	type queued struct {
-		s, e time.Time
-		job  string
-	}
-	var qs []queued
-	ids := make([]string, 0, len(submits))
-	for id := range submits {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
-	for _, id := range ids {
-		sub := submits[id]
-		line := lines[id]
-		if line == nil {
-			if h.Footer != nil && !h.Footer.Partial {
+	r := readJobsRun(h)
+	limit := StrandLimit(h, grace)
+	var sure, could, queued []interval
+	for _, id := range r.ids {
+		sub, line := r.submits[id], r.lines[id]
+		if line == nil || !seen(line) {
+			if line != nil {
+				out = append(out, Finding{Kind: Invisible, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)},
+					Expected: "GET of the acknowledged job's status finds it", Got: fmt.Sprintf("every poll answered %s", line.Runs[len(line.Runs)-1].State)})
+			} else if h.Footer != nil && !h.Footer.Partial {
 				out = append(out, Finding{Kind: Invisible, Object: id, Requests: []RequestRef{ref(sub)}, Expected: "the acknowledged job's status can be followed", Got: "no status was recorded"})
 			}
 			could = append(could, interval{sub.Start, farFuture, id})
 			continue
 		}
-		seen := false
-		for _, run := range line.Runs {
-			if knownStates[run.State] {
-				seen = true
-			}
-		}
-		if !seen {
-			out = append(out, Finding{Kind: Invisible, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)},
-				Expected: "GET of the acknowledged job's status finds it", Got: fmt.Sprintf("every poll answered %s", line.Runs[len(line.Runs)-1].State)})
-			could = append(could, interval{sub.Start, farFuture, id})
-			continue
-		}
-		if !line.Done {
+		if line.Gone {
 			last := line.Runs[len(line.Runs)-1]
 			out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)},
-				Expected: "the acknowledged job ends", Got: fmt.Sprintf("still %s at the last poll (%s)", last.State, last.LastEnd.Format(time.RFC3339Nano))})
+				Expected: "the acknowledged job can be read on its replica until it ends (osctl deletes nothing during a run)",
+				Got:      fmt.Sprintf("answered 404 from %s, last seen %s", last.FirstStart.Format(time.RFC3339Nano), lastKnown(line))})
 		}
-		// Surely active: first poll seeing active .. last poll seeing active.
-		var firstAct, lastAct *history.StateRun
-		var lastQueued *history.StateRun
-		var firstQueued *history.StateRun
-		var firstTerm *history.StateRun
-		for i := range line.Runs {
-			run := &line.Runs[i]
-			switch {
-			case activeStates[run.State]:
-				if firstAct == nil {
-					firstAct = run
-				}
-				lastAct = run
-			case run.State == "queued":
-				if firstAct == nil && firstTerm == nil {
-					if firstQueued == nil {
-						firstQueued = run
-					}
-					lastQueued = run
-				}
-			case terminalStates[run.State]:
-				if firstTerm == nil {
-					firstTerm = run
-				}
-			}
-		}
-		if firstAct != nil && firstAct.FirstEnd.Before(lastAct.LastStart) {
-			sure = append(sure, interval{firstAct.FirstEnd, lastAct.LastStart, id})
-		}
-		cs, ce := sub.Start, farFuture
-		if lastQueued != nil {
-			cs = lastQueued.LastStart
-		}
-		if firstTerm != nil {
-			ce = firstTerm.FirstEnd
-		}
-		could = append(could, interval{cs, ce, id})
-		if firstQueued != nil && firstQueued.FirstEnd.Before(lastQueued.LastStart) {
-			qs = append(qs, queued{firstQueued.FirstEnd, lastQueued.LastStart, id})
-		}
+		sure = append(sure, sureActive(id, line.Runs)...)
+		qs := queuedStretches(id, line.Runs)
+		queued = append(queued, qs...)
+		could = append(could, mayHoldSlot(id, sub.Start, line, qs)...)
 	}
 	if maxActive <= 0 {
 		return out
 	}
-	// ceiling: more than maxActive surely-active intervals overlap.
 	if n, at, who := peak(sure); n > maxActive {
-		out = append(out, Finding{Kind: Ceiling, Object: fmt.Sprintf("%d jobs", n), Requests: jobRefs(who, submits),
+		out = append(out, Finding{Kind: Ceiling, Object: fmt.Sprintf("%d jobs", n), Requests: jobRefs(who, r.submits),
 			Expected: fmt.Sprintf("at most %d jobs active at once", maxActive),
 			Got:      fmt.Sprintf("%d jobs surely active at %s", n, at.Format(time.RFC3339Nano))})
 	}
-	// stranded: queued throughout a stretch longer than grace during which fewer than maxActive
-	// jobs could have been active (ambiguous submissions count as possibly active throughout).
-	for _, q := range qs {
-		if d, from := longestBelow(could, q.s, q.e, maxActive-unknown); d > grace {
-			out = append(out, Finding{Kind: Stranded, Object: q.job, Requests: jobRefs([]string{q.job}, submits),
-				Expected: fmt.Sprintf("a queued job starts within %s once fewer than %d jobs are active", grace, maxActive),
-				Got:      fmt.Sprintf("queued for %s from %s while at most %d jobs could have been active", d.Round(time.Millisecond), from.Format(time.RFC3339Nano), maxActive-1-max(unknown, 0))})
+	free := maxActive - r.unknown
+	for _, q := range queued {
+		if q.e.Sub(q.s) <= limit {
+			continue
+		}
+		if d, from := longestBelow(could, q.s, q.e, free); d > limit {
+			out = append(out, Finding{Kind: Stranded, Object: q.job, Requests: jobRefs([]string{q.job}, r.submits),
+				Expected: fmt.Sprintf("a queued job starts within %s (grace, dispatch interval and poll) once fewer than %d jobs are active", limit, maxActive),
+				Got:      fmt.Sprintf("queued for %s from %s while at most %d jobs could have been active", d.Round(time.Millisecond), from.Format(time.RFC3339Nano), max(free-1, 0))})
 		}
 	}
 	return out
+}
+
+func lastKnown(line *history.Record) string {
+	for i := len(line.Runs) - 1; i >= 0; i-- {
+		if run := line.Runs[i]; knownStates[run.State] {
+			return run.State + " at " + run.LastStart.Format(time.RFC3339Nano)
+		}
+	}
+	return "never"
+}
+
+// sureActive returns the stretches during which the job was surely active.
+func sureActive(id string, runs []history.StateRun) []interval {
+	var out []interval
+	var first, last *history.StateRun
+	flush := func() {
+		if first != nil && first.FirstEnd.Before(last.LastStart) {
+			out = append(out, interval{first.FirstEnd, last.LastStart, id})
+		}
+		first, last = nil, nil
+	}
+	for i := range runs {
+		run := &runs[i]
+		switch {
+		case !activeStates[run.State]:
+			flush()
+		case first != nil && activeRank[run.State] >= activeRank[last.State]:
+			last = run
+		default:
+			flush()
+			first, last = run, run
+		}
+	}
+	flush()
+	return out
+}
+
+// queuedStretches returns the stretches during which the job was surely queued: within each run
+// of polls that saw it queued with one phase. A queued job changes phase only when it was
+// dispatched and requeued in between.
+func queuedStretches(id string, runs []history.StateRun) []interval {
+	var out []interval
+	for _, run := range runs {
+		if run.State == "queued" && run.FirstEnd.Before(run.LastStart) {
+			out = append(out, interval{run.FirstEnd, run.LastStart, id})
+		}
+	}
+	return out
+}
+
+// mayHoldSlot returns the stretches during which the job could have held a slot: from the
+// submit until the first poll that saw it ended (or gone), except while surely queued.
+func mayHoldSlot(id string, from time.Time, line *history.Record, queued []interval) []interval {
+	end := farFuture
+	if line.Gone {
+		end = line.Runs[len(line.Runs)-1].FirstEnd // the 404s that ended following it
+	}
+	for _, run := range line.Runs {
+		if terminalStates[run.State] {
+			end = run.FirstEnd
+			break
+		}
+	}
+	var out []interval
+	cur := from
+	for _, q := range queued { // in time order
+		if !q.s.After(cur) {
+			cur = maxTime(cur, q.e)
+			continue
+		}
+		if q.s.After(end) {
+			break
+		}
+		out = append(out, interval{cur, q.s, id})
+		cur = maxTime(cur, q.e)
+	}
+	if cur.Before(end) {
+		out = append(out, interval{cur, end, id})
+	}
+	return out
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }
 
 var farFuture = time.Unix(math.MaxInt32, 0)

@@ -3,174 +3,218 @@ package detect
 import (
 	"fmt"
 	"math/rand/v2"
-	"sort"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// simJob is one job's true life: queued at q, active from a to e, ended at e.
-type simJob struct {
-	id      string
-	q, a, e time.Time
-	replica int
+// seg is one stretch of a job's true life: its state (and phase) until a time, in seconds.
+type seg struct {
+	state, phase string
+	until        float64
 }
 
-// simulate runs jobs through queues: replicas independent queues of maxActive slots each
-// (shared=false), or one shared queue of maxActive slots. Job i arrives at arrive[i] on replica
-// i%replicas and runs for dur[i].
-func simulate(n, maxActive, replicas int, shared bool, rng *rand.Rand) []simJob {
-	jobs := make([]simJob, n)
-	queues := replicas
-	if shared {
-		queues = 1
-	}
-	slots := make([][]time.Time, queues)
-	for q := range slots {
-		slots[q] = make([]time.Time, maxActive)
-		for k := range slots[q] {
-			slots[q][k] = t0
-		}
-	}
-	for i := range jobs {
-		arrive := t0.Add(time.Duration(i) * time.Millisecond)
-		dur := time.Duration(100+rng.IntN(400)) * time.Millisecond
-		if !shared && i%replicas == 0 {
-			dur *= 4 // replica 0 is busy: its queue backs up while the others idle
-		}
-		q := 0
-		if !shared {
-			q = i % replicas
-		}
-		k := 0
-		for j := range slots[q] {
-			if slots[q][j].Before(slots[q][k]) {
-				k = j
-			}
-		}
-		start := arrive
-		if slots[q][k].After(start) {
-			start = slots[q][k]
-		}
-		start = start.Add(time.Duration(rng.IntN(5)) * time.Millisecond) // dispatcher delay
-		jobs[i] = simJob{id: fmt.Sprintf("j%03d", i), q: arrive, a: start, e: start.Add(dur), replica: i % replicas}
-		slots[q][k] = jobs[i].e
-	}
-	return jobs
+// timelineJob is one job submitted at `at` and living through segs; ending with "completed"
+// (whose until is ignored) means it ended, else it is still in its last state when following
+// stops at the last until.
+type timelineJob struct {
+	id   string
+	at   float64
+	segs []seg
 }
 
-func stateAt(j simJob, t time.Time) string {
-	switch {
-	case t.Before(j.a):
-		return "queued"
-	case t.Before(j.e):
-		return "running"
-	default:
-		return "completed"
+func sec(f float64) time.Time { return t0.Add(time.Duration(f * float64(time.Second))) }
+
+func (j timelineJob) stateAt(t float64) (string, string) {
+	for _, s := range j.segs {
+		if t < s.until || terminalStates[s.state] {
+			return s.state, s.phase
+		}
 	}
+	last := j.segs[len(j.segs)-1]
+	return last.state, last.phase
 }
 
-// observe polls every job as the profile does, every poll ms with random latency, the state
-// being read at a random instant inside the poll, and builds the history.
-func observe(jobs []simJob, poll time.Duration, maxActive int, rng *rand.Rand) *history.History {
-	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: maxActive}, Footer: &history.Footer{}}
+// history polls every job as the profile does: the submit answer first, then every poll
+// seconds, each poll taking 20 ms and reading the state 10 ms in. A job whose last segment is
+// not terminal is followed until its last until.
+func jobsHistory(maxActive int, dispatch, poll time.Duration, jobs ...timelineJob) *history.History {
+	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: maxActive,
+		DispatchInterval: dispatch.String(), Poll: poll.String()}, Footer: &history.Footer{}}
 	for i, j := range jobs {
-		h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: int64(i + 1), Op: history.OpSubmitJob, Start: j.q.Add(-time.Millisecond), End: j.q, Status: 202, Returned: j.id, Outcome: history.Acknowledged})
+		h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: int64(i + 1), Op: history.OpSubmitJob,
+			Start: sec(j.at - 0.001), End: sec(j.at), Status: 202, Returned: j.id, Outcome: history.Acknowledged})
 		line := history.Record{Kind: history.KindJob, Job: j.id}
-		for t := j.q; ; t = t.Add(poll) {
-			s := t
-			e := s.Add(time.Duration(1+rng.IntN(20)) * time.Millisecond)
-			read := s.Add(time.Duration(rng.Int64N(int64(e.Sub(s)) + 1)))
-			st := stateAt(j, read)
-			if n := len(line.Runs); n > 0 && line.Runs[n-1].State == st {
-				line.Runs[n-1].Polls++
-				line.Runs[n-1].LastStart, line.Runs[n-1].LastEnd = s, e
-			} else {
-				line.Runs = append(line.Runs, history.StateRun{State: st, Polls: 1, FirstStart: s, FirstEnd: e, LastStart: s, LastEnd: e})
+		st, ph := j.stateAt(j.at)
+		addSimRun(&line, st, phaseSeen(st, ph), sec(j.at-0.001), sec(j.at))
+		stop := j.segs[len(j.segs)-1].until
+		if terminalStates[j.segs[len(j.segs)-1].state] {
+			stop = 1e9
+		}
+		for t := j.at + poll.Seconds(); ; t += poll.Seconds() {
+			st, ph := j.stateAt(t + 0.01)
+			if !terminalStates[st] && t > stop {
+				break
 			}
-			if st == "completed" {
+			addSimRun(&line, st, phaseSeen(st, ph), sec(t), sec(t+0.02))
+			if terminalStates[st] {
 				line.Done = true
 				break
 			}
-			t = e
 		}
 		h.Records = append(h.Records, line)
 	}
 	return h
 }
 
-// TestJobsCorrectServerNeverFlagged: whatever the polling granularity, a server that keeps its
-// ceiling and starts queued jobs at once gives no finding.
-func TestJobsCorrectServerNeverFlagged(t *testing.T) {
-	for seed := uint64(0); seed < 30; seed++ {
-		rng := rand.New(rand.NewPCG(seed, 1))
-		jobs := simulate(40, 2, 2, true, rng)
-		for _, poll := range []time.Duration{5 * time.Millisecond, 50 * time.Millisecond, 400 * time.Millisecond} {
-			h := observe(jobs, poll, 2, rng)
-			if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
-				t.Fatalf("seed %d poll %s: %v %+v", seed, poll, kinds(fs), fs[0])
+func phaseSeen(state, phase string) string {
+	if phase == state {
+		return ""
+	}
+	return phase
+}
+
+var (
+	dispatch5s = 5 * time.Second
+	poll1s     = time.Second
+)
+
+// TestJobsRequeueInsideActiveRun: A is requeued (recovered) while B was queued; B takes the
+// slot, and A runs again once B ends. Taking A as active from its first active poll to its last
+// would overlap B: a false ceiling. No finding.
+func TestJobsRequeueInsideActiveRun(t *testing.T) {
+	a := timelineJob{"a", 0, []seg{{"running", "", 2.3}, {"queued", "recovered", 8.5}, {"running", "", 11}, {"completed", "", 0}}}
+	b := timelineJob{"b", 0.1, []seg{{"queued", "", 2.6}, {"running", "", 8.05}, {"completed", "", 0}}}
+	if fs := Jobs(jobsHistory(1, dispatch5s, poll1s, a, b), 1, time.Second); len(fs) != 0 {
+		t.Fatalf("findings %v %+v", kinds(fs), fs)
+	}
+}
+
+// TestJobsRequeuedLeftQueuedIsStranded: A is requeued and then left queued for 11 s with the
+// whole ceiling free: past grace (1 s) + dispatch interval (5 s) + poll (1 s).
+func TestJobsRequeuedLeftQueuedIsStranded(t *testing.T) {
+	a := timelineJob{"a", 0, []seg{{"running", "", 2.3}, {"queued", "recovered", 14}, {"running", "", 15}, {"completed", "", 0}}}
+	fs := Jobs(jobsHistory(1, dispatch5s, poll1s, a), 1, time.Second)
+	if len(fs) != 1 || fs[0].Kind != Stranded || fs[0].Object != "a" {
+		t.Fatalf("want a stranded, got %v %+v", kinds(fs), fs)
+	}
+}
+
+// freeSlot: B runs until 3.05 s (its poll at 3 s notices it ended), A waits queued and starts
+// `wait` seconds later; a ceiling of 1.
+func freeSlot(wait float64) []timelineJob {
+	b := timelineJob{"b", 0, []seg{{"running", "", 3.05}, {"completed", "", 0}}}
+	a := timelineJob{"a", 0.1, []seg{{"queued", "", 3.05 + wait}, {"running", "", 3.05 + wait + 2}, {"completed", "", 0}}}
+	return []timelineJob{b, a}
+}
+
+func TestJobsFreeSlotShorterThanDispatchInterval(t *testing.T) {
+	if fs := Jobs(jobsHistory(1, dispatch5s, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 0 {
+		t.Fatalf("a 4.5 s wait for a 5 s tick: %v %+v", kinds(fs), fs)
+	}
+	// Without the dispatch interval (a history from before it was recorded), the same wait is
+	// past grace and poll: the interval is what keeps a correct replica clean.
+	if fs := Jobs(jobsHistory(1, 0, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 1 || fs[0].Kind != Stranded {
+		t.Fatalf("with no dispatch interval: %v, want stranded", kinds(fs))
+	}
+}
+
+func TestJobsFreeSlotLongerThanLimitIsStranded(t *testing.T) {
+	fs := Jobs(jobsHistory(1, dispatch5s, poll1s, freeSlot(9)...), 1, time.Second)
+	if len(fs) != 1 || fs[0].Kind != Stranded || fs[0].Object != "a" || !strings.Contains(fs[0].Expected, "7s") {
+		t.Fatalf("a 9 s wait past 1 s + 5 s + 1 s: %v %+v", kinds(fs), fs)
+	}
+}
+
+func TestJobsLostNotFinishedInvisible(t *testing.T) {
+	ok := timelineJob{"ok", 0, []seg{{"running", "", 2}, {"completed", "", 0}}}
+	gone := timelineJob{"gone", 0, []seg{{"running", "", 2}, {"missing", "", 5}}}
+	slow := timelineJob{"slow", 0, []seg{{"running", "", 30}}}
+	never := timelineJob{"never", 0, []seg{{"http-503", "", 3}}}
+	h := jobsHistory(4, dispatch5s, poll1s, ok, gone, slow, never)
+	for i := range h.Records {
+		if h.Records[i].Job == "gone" {
+			h.Records[i].Gone = true
+		}
+	}
+	fs := Jobs(h, 4, time.Second)
+	if got := fmt.Sprint(kinds(fs)); got != "[invisible lost]" {
+		t.Fatalf("findings %s %+v", got, fs)
+	}
+	if n := JobsNotFinished(h); n != 1 {
+		t.Fatalf("not finished: %d, want 1 (slow)", n)
+	}
+	j := Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: h.Records[:6]}, nil, Options{}) // ok, gone, slow
+	if j.Verdict != Races {
+		t.Fatalf("verdict %s", j.Verdict)
+	}
+	j = Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: append(append([]history.Record{}, h.Records[:2]...), h.Records[4:6]...)}, nil, Options{MaxActive: 2})
+	if j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "1 of the jobs had not finished") {
+		t.Fatalf("ok and slow: verdict %s %v, want inconclusive about the unfinished job", j.Verdict, j.Reasons)
+	}
+}
+
+// TestJobsAmbiguousSubmitLowersTheLimit: a submit that may have made a job nobody follows may
+// hold a slot throughout: with a ceiling of 2, a free slot is not proof of stranding.
+func TestJobsAmbiguousSubmitLowersTheLimit(t *testing.T) {
+	h := jobsHistory(2, dispatch5s, poll1s, freeSlot(9)...)
+	if fs := Jobs(h, 2, time.Second); len(fs) != 1 || fs[0].Kind != Stranded {
+		t.Fatalf("ceiling 2 with one slot idle: %v", kinds(fs))
+	}
+	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 9, Start: sec(0), End: sec(60), Timeout: true, Outcome: history.Ambiguous})
+	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 10, Start: sec(0), End: sec(60), Timeout: true, Outcome: history.Ambiguous})
+	if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
+		t.Fatalf("two ambiguous submits and a ceiling of 2: %v", kinds(fs))
+	}
+}
+
+// TestJobsCorrectServiceNeverFlagged: elb-openapi's own dispatcher on one shared store (the fixed
+// service), with its 5 s tick, requeues of both kinds and any poll interval, gives no finding.
+func TestJobsCorrectServiceNeverFlagged(t *testing.T) {
+	for seed := uint64(0); seed < 12; seed++ {
+		for _, poll := range []int{200, 1000, 3000} {
+			for _, phase := range []string{"recovered", "waiting_for_capacity"} {
+				c := simConfig{replicas: 2, shared: true, limit: 2, tick: 5000, watchdog: 7000, poll: poll, jobs: 14, step: 50,
+					minDur: 1000, maxDur: 4000, requeueEvery: 3, requeuePhase: phase}
+				h := runSim(c, rand.New(rand.NewPCG(seed, 1)))
+				if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
+					t.Fatalf("seed %d poll %dms %s: %v %+v", seed, poll, phase, kinds(fs), fs[0])
+				}
 			}
 		}
 	}
 }
 
-func TestJobsLocalQueuesOverCeiling(t *testing.T) {
-	rng := rand.New(rand.NewPCG(7, 1))
-	jobs := simulate(60, 2, 2, false, rng)
-	h := observe(jobs, 50*time.Millisecond, 2, rng)
+// TestJobsPerReplicaQueuesOverCeiling: the same dispatcher with a store and ceiling per replica
+// (the bug) runs 4 jobs at once for a ceiling of 2: ceiling, and nothing else.
+func TestJobsPerReplicaQueuesOverCeiling(t *testing.T) {
+	for seed := uint64(0); seed < 6; seed++ {
+		c := simConfig{replicas: 2, limit: 2, tick: 5000, watchdog: 7000, poll: 1000, jobs: 12, step: 50, minDur: 3000, maxDur: 3000,
+			requeueEvery: 4, requeuePhase: "recovered"}
+		h := runSim(c, rand.New(rand.NewPCG(seed, 2)))
+		got := map[string]int{}
+		for _, f := range Jobs(h, 2, time.Second) {
+			got[f.Kind]++
+		}
+		if got[Ceiling] != 1 || len(got) != 1 {
+			t.Fatalf("seed %d: want one ceiling finding, got %v", seed, got)
+		}
+	}
+}
+
+// TestJobsSplitQueuesStrand: each replica admits 1 of the ceiling 2 (the naive fix), replica
+// 1's jobs run 5x longer: replica 0 drains and idles while replica 1 has jobs queued.
+func TestJobsSplitQueuesStrand(t *testing.T) {
+	c := simConfig{replicas: 2, limit: 1, tick: 5000, watchdog: 60000, poll: 1000, jobs: 8, step: 50, minDur: 2000, maxDur: 2000, skew: 4}
+	h := runSim(c, rand.New(rand.NewPCG(5, 3)))
+	h.Header.MaxActive = 2
 	got := map[string]int{}
-	for _, f := range Jobs(h, 2, 500*time.Millisecond) {
+	for _, f := range Jobs(h, 2, time.Second) {
 		got[f.Kind]++
 	}
-	if got[Ceiling] != 1 || len(got) != 1 {
-		t.Fatalf("want one ceiling finding, got %v", got)
-	}
-}
-
-// TestJobsStranded: the last job waits 3 s in the queue after every other job has ended (a
-// dispatcher that does not see it): stranded, and nothing else.
-func TestJobsStranded(t *testing.T) {
-	rng := rand.New(rand.NewPCG(9, 1))
-	jobs := simulate(20, 2, 1, true, rng)
-	last := &jobs[len(jobs)-1]
-	var end time.Time
-	for _, j := range jobs[:len(jobs)-1] {
-		if j.e.After(end) {
-			end = j.e
-		}
-	}
-	dur := last.e.Sub(last.a)
-	last.a = end.Add(3 * time.Second)
-	last.e = last.a.Add(dur)
-	h := observe(jobs, 50*time.Millisecond, 2, rng)
-	fs := Jobs(h, 2, time.Second)
-	if len(fs) != 1 || fs[0].Kind != Stranded || fs[0].Object != last.id {
-		t.Fatalf("want %s stranded, got %v %+v", last.id, kinds(fs), fs)
-	}
-}
-
-func TestJobsInvisibleAndLost(t *testing.T) {
-	rng := rand.New(rand.NewPCG(3, 1))
-	jobs := simulate(6, 2, 1, true, rng)
-	h := observe(jobs, 50*time.Millisecond, 2, rng)
-	for i := range h.Records {
-		r := &h.Records[i]
-		switch {
-		case r.Kind == history.KindJob && r.Job == "j001":
-			for k := range r.Runs {
-				r.Runs[k].State = "missing"
-			}
-			r.Done = false
-		case r.Kind == history.KindJob && r.Job == "j002":
-			r.Runs = r.Runs[:1]
-			r.Done = false
-		}
-	}
-	fs := Jobs(h, 2, time.Second)
-	k := kinds(fs)
-	sort.Strings(k)
-	if fmt.Sprint(k) != "[invisible lost]" {
-		t.Fatalf("got %v %+v", k, fs)
+	if got[Stranded] == 0 || got[Ceiling] != 0 || len(got) != 1 {
+		t.Fatalf("want stranded only, got %v", got)
 	}
 }

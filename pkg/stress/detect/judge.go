@@ -162,6 +162,9 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		if h.Header.Profile == "openstudio" {
 			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions)...)
 		}
+		if n := JobsNotFinished(h); h.Header.Profile == "jobs" && n > 0 {
+			j.Reasons = append(j.Reasons, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
+		}
 		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
 			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
 		} else if h.Header.Profile == "jobs" && j.Acknowledged <= o.MaxActive {

@@ -89,6 +89,22 @@ type Record struct {
 	Job  string     `json:"job,omitempty"`
 	Runs []StateRun `json:"runs,omitempty"`
 	Done bool       `json:"done,omitempty"` // reached a terminal state
+
+	// jobs profile: Replay is what the one replay of a submit that got no answer (a timeout, a
+	// lost connection) got, sent with the same idempotency key to the same replica; the
+	// request's Outcome and Returned are then the replay's. On a job line, Gone says the job
+	// answered 404 on its replica (after osctl deleted nothing), and was followed no more.
+	Replay *Replay `json:"replay,omitempty"`
+	Gone   bool    `json:"gone,omitempty"`
+}
+
+// Replay is the replay of one submit (jobs profile).
+type Replay struct {
+	Start   time.Time `json:"start"`
+	End     time.Time `json:"end"`
+	Status  int       `json:"status,omitempty"`
+	Error   string    `json:"error,omitempty"`
+	Outcome string    `json:"outcome"`
 }
 
 // JobState is one job of an analysis as status.json lists it.
@@ -114,7 +130,10 @@ type Entry struct {
 // StateRun is a run of consecutive polls of one job that saw the same state. FirstStart and
 // FirstEnd bracket the first of those polls, LastStart and LastEnd the last.
 type StateRun struct {
-	State      string    `json:"state"`
+	State string `json:"state"`
+	// Phase is the job's phase as those polls read it (jobs profile: waiting_for_capacity and
+	// recovered say why a job went back to queued).
+	Phase      string    `json:"phase,omitempty"`
 	Polls      int       `json:"polls"`
 	FirstStart time.Time `json:"first_start"`
 	FirstEnd   time.Time `json:"first_end"`
@@ -142,6 +161,12 @@ type Header struct {
 	Started   time.Time      `json:"started"`
 	Version   string         `json:"osctl_version,omitempty"`
 	Generator string         `json:"generator,omitempty"`
+
+	// jobs profile: the service's dispatch tick, the status poll interval and how long one job
+	// was followed. A queued job is stranded only after Grace + DispatchInterval + Poll.
+	DispatchInterval string `json:"dispatch_interval,omitempty"`
+	Poll             string `json:"poll,omitempty"`
+	JobTimeout       string `json:"job_timeout,omitempty"`
 }
 
 // Footer is the last line of a history.

@@ -23,8 +23,19 @@ var (
 	TerminalStates = map[string]bool{"completed": true, "failed": true, "cancelled": true}
 )
 
+// Defaults of the jobs profile.
+const (
+	// DefaultJobPoll is the status polling interval: a status read of an active job makes the
+	// real service run kubectl and azcopy on its event loop, so it is never polled fast.
+	DefaultJobPoll = time.Second
+	// DefaultJobTimeout is how long one job is followed: real BLAST jobs run minutes to hours.
+	DefaultJobTimeout = 30 * time.Minute
+	// goneAfter is how many 404s in a row end following a job that was seen: it is gone.
+	goneAfter = 3
+)
+
 // Jobs is the jobs profile: a burst of POST /v1/jobs, each acknowledged job then followed by
-// polling its status until it ends.
+// polling its status on the replica that accepted it until it ends (docs/migration/jobs.md).
 type Jobs struct {
 	Run      string
 	Targets  []Target
@@ -32,16 +43,39 @@ type Jobs struct {
 	Client   Doer
 	Record   Recorder
 	Now      func() time.Time
-	// Poll is the status polling interval. The default is 50ms.
+	// Body is the submit body template ({{nonce}} and {{seq}} are replaced per request); empty
+	// is DefaultJobBody.
+	Body string
+	// Poll is the status polling interval. The default is DefaultJobPoll.
 	Poll time.Duration
-	// Timeout bounds how long one job is followed. The default is 2 minutes.
+	// Timeout bounds how long one job is followed. The default is DefaultJobTimeout.
 	Timeout time.Duration
-	// Header is added to every request (e.g. X-ELB-API-Token).
+	// Header is added to every request (X-ELB-API-Token).
 	Header http.Header
 
 	seq       atomic.Int64
 	next      atomic.Int64
 	followers sync.WaitGroup
+	ctx       context.Context // the run's, cancelled when the token is refused
+	cancel    context.CancelFunc
+	refusedMu sync.Mutex
+	refused   *AuthError
+	stats     jobStats
+}
+
+// AuthError says the job API refused the token (401 or 403): the run stops.
+type AuthError struct {
+	Method, URL string // URL without credentials
+	Status      int
+	Detail      string // the service's own message (FastAPI's "detail")
+}
+
+func (e *AuthError) Error() string {
+	s := fmt.Sprintf("%s %s answered %d %s", e.Method, e.URL, e.Status, http.StatusText(e.Status))
+	if e.Detail != "" {
+		s += ": " + e.Detail
+	}
+	return s
 }
 
 func (p *Jobs) now() time.Time {
@@ -51,158 +85,210 @@ func (p *Jobs) now() time.Time {
 	return time.Now()
 }
 
-// Source returns the burst of submissions.
+func (p *Jobs) poll() time.Duration {
+	if p.Poll > 0 {
+		return p.Poll
+	}
+	return DefaultJobPoll
+}
+
+func (p *Jobs) timeout() time.Duration {
+	if p.Timeout > 0 {
+		return p.Timeout
+	}
+	return DefaultJobTimeout
+}
+
+// Source returns the burst of submissions. It ends early once the token is refused.
 func (p *Jobs) Source(ctx context.Context) attack.Source {
+	p.ctx, p.cancel = context.WithCancel(ctx)
 	return attack.SourceFunc(func(context.Context) (attack.Op, bool) {
+		if p.Refused() != nil {
+			return nil, false
+		}
 		i := p.next.Add(1) - 1
 		if i >= int64(p.Requests) {
 			return nil, false
 		}
 		seq := p.seq.Add(1)
 		t := p.Targets[int(i)%len(p.Targets)].URL
-		return &jobOp{p: p, ctx: ctx, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob, Target: t.String(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: Nonce(p.Run, seq)}}, true
+		nonce := Nonce(p.Run, seq)
+		body, key := p.renderBody(seq, nonce)
+		return &jobOp{p: p, target: t, body: body, key: key, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
+			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce}}, true
 	})
 }
 
-// Wait blocks until every followed job has ended or timed out.
-func (p *Jobs) Wait() { p.followers.Wait() }
-
-type jobOp struct {
-	p      *Jobs
-	ctx    context.Context
-	target *url.URL
-	rec    *history.Record
+// Wait blocks until every followed job has ended, disappeared or timed out.
+func (p *Jobs) Wait() {
+	p.followers.Wait()
+	if p.cancel != nil {
+		p.cancel()
+	}
 }
 
-func (o *jobOp) Request(ctx context.Context) (*http.Request, error) {
-	body, _ := json.Marshal(map[string]any{"program": "blastn", "db": "osctl-stress", "queries": ">" + o.rec.Nonce + "\nACGTACGTACGT\n", "idempotency_key": o.rec.Nonce})
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, join(o.target, "/v1/jobs"), bytes.NewReader(body))
+// Refused returns the first refusal of the token, nil when there was none.
+func (p *Jobs) Refused() *AuthError {
+	p.refusedMu.Lock()
+	defer p.refusedMu.Unlock()
+	return p.refused
+}
+
+func (p *Jobs) refuse(e *AuthError) {
+	p.refusedMu.Lock()
+	if p.refused == nil {
+		p.refused = e
+	}
+	p.refusedMu.Unlock()
+	p.cancel()
+}
+
+func (p *Jobs) newRequest(ctx context.Context, method, u string, body []byte) (*http.Request, error) {
+	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("Content-Type", "application/json")
-	for k, v := range o.p.Header {
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	} else {
+		req.Body, req.ContentLength = http.NoBody, 0
+	}
+	req.Header.Set("Accept", "application/json")
+	for k, v := range p.Header {
 		req.Header[k] = v
 	}
 	return req, nil
 }
 
-func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
-	var ans struct {
-		JobID     string `json:"job_id"`
-		Status    string `json:"status"`
-		StatusURL string `json:"status_url"`
-	}
+type jobOp struct {
+	p      *Jobs
+	target *url.URL
+	body   []byte
+	key    string // the body's idempotency key ("" none: no replay)
+	rec    *history.Record
+}
+
+func (o *jobOp) Request(ctx context.Context) (*http.Request, error) {
+	return o.p.newRequest(ctx, http.MethodPost, join(o.target, "/v1/jobs"), o.body)
+}
+
+// submitAnswer is what a submit's 202 says.
+type submitAnswer struct {
+	JobID     string `json:"job_id"`
+	Status    string `json:"status"`
+	StatusURL string `json:"status_url"`
+	Detail    any    `json:"detail"`
+}
+
+func readAnswer(resp *http.Response) submitAnswer {
+	var ans submitAnswer
 	if resp != nil {
 		b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		_ = json.Unmarshal(b, &ans)
 	}
-	r.End = o.p.now()
-	rec := o.rec
-	rec.Start, rec.End, rec.Status, rec.Returned, rec.Job = r.Start, r.End, r.Status, ans.JobID, ans.JobID
+	return ans
+}
+
+func detailText(d any) string {
+	if s, ok := d.(string); ok {
+		return s
+	}
+	return ""
+}
+
+func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
+	p, rec := o.p, o.rec
+	ans := readAnswer(resp)
+	r.End = p.now()
+	rec.Start, rec.End, rec.Status = r.Start, r.End, r.Status
 	if r.Err != nil {
 		rec.Error, rec.Timeout = r.Err.Error(), r.Timeout
+	}
+	if resp != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
+		p.refuse(&AuthError{Method: http.MethodPost, URL: rec.Target + "/v1/jobs", Status: resp.StatusCode, Detail: detailText(ans.Detail)})
 	}
 	out := attack.Classify(r)
 	if out == attack.Acknowledged && ans.JobID == "" {
 		out = attack.Ambiguous
 		rec.Error = "acknowledged without a job_id"
 	}
+	seenAt := [2]time.Time{r.Start, r.End}
+	if out == attack.Ambiguous && r.Err != nil && r.Sent && o.key != "" && p.ctx.Err() == nil {
+		// The service derives the job id from the key: the same key to the same replica names
+		// the job the lost answer would have named (or makes it, if the first never arrived).
+		rp, rans := o.replay()
+		rec.Replay = rp
+		if rp.Outcome == history.Acknowledged {
+			out, ans, seenAt = attack.Acknowledged, rans, [2]time.Time{rp.Start, rp.End}
+			p.stats.replayed.Add(1)
+		}
+	}
 	rec.Outcome = out.String()
-	o.p.Record(rec)
+	rec.Returned, rec.Job = ans.JobID, ans.JobID
+	p.Record(rec)
 	if out == attack.Acknowledged {
-		statusURL := ans.StatusURL
-		if statusURL == "" {
-			statusURL = "/v1/jobs/" + url.PathEscape(ans.JobID) + "/status"
+		first := history.StateRun{State: strings.ToLower(ans.Status), Polls: 1, FirstStart: seenAt[0], FirstEnd: seenAt[1], LastStart: seenAt[0], LastEnd: seenAt[1]}
+		if first.State == "" {
+			first.State = "unreadable"
 		}
-		ref, err := url.Parse(statusURL)
-		if err == nil {
-			o.p.followers.Add(1)
-			go func() {
-				defer o.p.followers.Done()
-				o.p.follow(o.ctx, ans.JobID, o.target.ResolveReference(ref).String())
-			}()
-		}
+		statusURL := resolveStatusURL(o.target, ans.StatusURL, ans.JobID)
+		p.followers.Add(1)
+		go func() {
+			defer p.followers.Done()
+			p.follow(p.ctx, rec.Target, ans.JobID, statusURL, first)
+		}()
 	}
 	return out
 }
 
-// follow polls one job's status on the replica that took it until the job ends, the timeout
-// passes, or ctx ends, and records one job line with the runs of states its polls saw.
-func (p *Jobs) follow(ctx context.Context, id, statusURL string) {
-	poll := p.Poll
-	if poll <= 0 {
-		poll = 50 * time.Millisecond
-	}
-	timeout := p.Timeout
-	if timeout <= 0 {
-		timeout = 2 * time.Minute
-	}
-	rec := &history.Record{Kind: history.KindJob, Job: id, Path: statusURL}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	tick := time.NewTicker(poll)
-	defer tick.Stop()
-loop:
-	for {
-		s, e, state := p.pollOnce(ctx, statusURL)
-		if ctx.Err() != nil {
-			break // a poll cut by the timeout saw nothing
-		}
-		addRun(rec, state, s, e)
-		if TerminalStates[state] {
-			rec.Done = true
-			break
-		}
-		select {
-		case <-ctx.Done():
-			break loop
-		case <-tick.C:
+// replay sends the submit once more, with the same body (so the same idempotency key) to the
+// same replica: replays are looked up in that replica's own memory.
+func (o *jobOp) replay() (*history.Replay, submitAnswer) {
+	p := o.p
+	rp := &history.Replay{Start: p.now()}
+	req, err := p.newRequest(p.ctx, http.MethodPost, join(o.target, "/v1/jobs"), o.body)
+	var ans submitAnswer
+	if err == nil {
+		var resp *http.Response
+		if resp, err = p.Client.Do(req); err == nil {
+			ans = readAnswer(resp)
+			resp.Body.Close()
+			rp.Status = resp.StatusCode
 		}
 	}
-	if !rec.Done {
-		rec.Error = "not ended within " + timeout.String()
-	}
-	p.Record(rec)
-}
-
-func (p *Jobs) pollOnce(ctx context.Context, statusURL string) (time.Time, time.Time, string) {
-	start := p.now()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, statusURL, nil)
-	if err != nil {
-		return start, p.now(), "error"
-	}
-	for k, v := range p.Header {
-		req.Header[k] = v
-	}
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return start, p.now(), "error"
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	end := p.now()
+	rp.End = p.now()
 	switch {
-	case resp.StatusCode == http.StatusNotFound:
-		return start, end, "missing"
-	case resp.StatusCode != http.StatusOK:
-		return start, end, fmt.Sprintf("http-%d", resp.StatusCode)
+	case err != nil:
+		rp.Error, rp.Outcome = err.Error(), history.Ambiguous
+	case rp.Status >= 200 && rp.Status < 300 && ans.JobID != "":
+		rp.Outcome = history.Acknowledged
+	case rp.Status >= 500 && rp.Status != http.StatusServiceUnavailable:
+		rp.Outcome = history.Ambiguous
+	default:
+		rp.Outcome = history.Rejected
 	}
-	var ans struct {
-		Status string `json:"status"`
-	}
-	if json.Unmarshal(b, &ans) != nil || ans.Status == "" {
-		return start, end, "unreadable"
-	}
-	return start, end, strings.ToLower(ans.Status)
+	return rp, ans
 }
 
-func addRun(rec *history.Record, state string, s, e time.Time) {
-	if n := len(rec.Runs); n > 0 && rec.Runs[n-1].State == state {
-		r := &rec.Runs[n-1]
-		r.Polls++
-		r.LastStart, r.LastEnd = s, e
-		return
+// resolveStatusURL is where job id's status is read: the path of the status_url the service
+// answered (its own absolute path, /v1/jobs/<id>/status) under the accepting target's base URL
+// and path prefix, so that a service behind a path-routing proxy is polled through the proxy.
+func resolveStatusURL(target *url.URL, statusURL, id string) string {
+	path, query := "/v1/jobs/"+url.PathEscape(id)+"/status", ""
+	if u, err := url.Parse(statusURL); err == nil && statusURL != "" && u.Path != "" {
+		path, query = u.EscapedPath(), u.RawQuery
+		if !strings.HasPrefix(path, "/") {
+			path = "/" + path
+		}
 	}
-	rec.Runs = append(rec.Runs, history.StateRun{State: state, Polls: 1, FirstStart: s, FirstEnd: e, LastStart: s, LastEnd: e})
+	if prefix := strings.TrimRight(target.EscapedPath(), "/"); prefix != "" && !strings.HasPrefix(path, prefix+"/") {
+		path = prefix + path
+	}
+	b := *target
+	b.Path, b.RawPath, b.RawQuery, b.Fragment = "", "", "", ""
+	out := strings.TrimRight(b.String(), "/") + path
+	if query != "" {
+		out += "?" + query
+	}
+	return out
 }

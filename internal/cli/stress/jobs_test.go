@@ -1,0 +1,301 @@
+package stress
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
+)
+
+// jobsToken is the job API token of these tests: it must appear in nothing osctl writes.
+const jobsToken = "elb-token-4e1f9a7c"
+
+// section4 is a target that behaves as elb-openapi's code does (docs/migration/jobs.md): two
+// processes, 2 active jobs allowed, its 5 s tick and 60 s watchdog, 3 s jobs, a required token,
+// every 6th job requeued once (its submit thread dies; the watchdog requeues it), and no ceiling
+// in GET /status.
+var section4 = []string{"--replicas", "2", "--max-active", "2", "--job-duration", "3s", "--dispatch-interval", "5s",
+	"--api-token", jobsToken, "--requeue-every", "6", "--hide-ceiling"}
+
+// osctlRun is one run of the real osctl binary.
+type osctlRun struct {
+	code           int
+	stdout, stderr string
+	wall           time.Duration
+}
+
+// runOsctl runs osctl with args, bounded by 4 minutes.
+func runOsctl(t *testing.T, args ...string) osctlRun {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.OsctlBinary(t), args...)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	began := time.Now()
+	err := cmd.Run()
+	r := osctlRun{stdout: out.String(), stderr: errb.String(), wall: time.Since(began)}
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee) && ctx.Err() == nil:
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("osctl %s: %v after %v\n%s", strings.Join(args, " "), err, r.wall, r.stderr)
+	}
+	return r
+}
+
+// jobsArgs is the Done-when command, without --max-active unless given in extra.
+func jobsArgs(sb *testenv.Sandbox, hist string, extra ...string) []string {
+	return append([]string{"stress", "--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "12", "--concurrency", "12",
+		"--history", hist, "-o", "json"}, extra...)
+}
+
+func jobsReport(t *testing.T, r osctlRun) report.Report {
+	t.Helper()
+	var rep report.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("exit %d without a JSON report: %v\nstdout: %.2000s\nstderr: %s", r.code, err, r.stdout, r.stderr)
+	}
+	return rep
+}
+
+// jobCounts returns `count` of GET /v1/jobs on every replica.
+func jobCounts(t *testing.T, sb *testenv.Sandbox) []int {
+	t.Helper()
+	var out []int
+	for _, u := range sb.Replicas {
+		req, _ := http.NewRequest(http.MethodGet, u+"/v1/jobs", nil)
+		req.Header.Set("X-ELB-API-Token", jobsToken)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var v struct {
+			Count int `json:"count"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&v)
+		resp.Body.Close()
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("GET %s/v1/jobs: %d %v", u, resp.StatusCode, err)
+		}
+		out = append(out, v.Count)
+	}
+	return out
+}
+
+// requestCounts reads every replica's GET /status/requests: the job API requests per 100 ms.
+func requestCounts(t *testing.T, sb *testenv.Sandbox) (total int64, buckets map[int64]int64) {
+	t.Helper()
+	buckets = map[int64]int64{}
+	for _, u := range sb.Replicas {
+		resp, err := http.Get(u + "/status/requests")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var c struct {
+			Total   int64      `json:"total"`
+			Buckets [][2]int64 `json:"buckets"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&c)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += c.Total
+		for _, b := range c.Buckets {
+			buckets[b[0]] += b[1]
+		}
+	}
+	return total, buckets
+}
+
+// peakPerSecond is the most requests in any second (ten 100 ms buckets) within [from, to].
+func peakPerSecond(buckets map[int64]int64, from, to time.Time) int64 {
+	var peak int64
+	for k := range buckets {
+		if k < from.UnixMilli()-100 || k > to.UnixMilli() {
+			continue
+		}
+		var n int64
+		for i := range int64(10) {
+			n += buckets[k+100*i]
+		}
+		peak = max(peak, n)
+	}
+	return peak
+}
+
+func readHistory(t *testing.T, path string) *history.History {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	h, err := history.Read(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// TestJobsDoneWhenRacy: the per-process queue and ceiling gives exit 1 with a ceiling finding.
+func TestJobsDoneWhenRacy(t *testing.T) {
+	t.Parallel()
+	sb := testenv.StartSandbox(t, append([]string{"--queue", "local"}, section4...)...)
+	hist := filepath.Join(t.TempDir(), "racy.jsonl")
+	r := runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: "+jobsToken)...)
+	rep := jobsReport(t, r)
+	if r.code != 1 || rep.Verdict != "races" || rep.FindingCounts["ceiling"] == 0 || len(rep.FindingCounts) != 1 {
+		t.Fatalf("racy: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	}
+	t.Logf("racy: exit %d in %v, findings %v", r.code, r.wall.Round(time.Second), rep.FindingCounts)
+	off := runOsctl(t, "stress", "judge", "--history", hist, "-o", "json")
+	if orep := jobsReport(t, off); off.code != r.code || orep.Verdict != rep.Verdict || len(orep.Findings) != len(rep.Findings) {
+		t.Fatalf("offline judge: exit %d %s %v, online exit %d %s %v", off.code, orep.Verdict, orep.FindingCounts, r.code, rep.Verdict, rep.FindingCounts)
+	}
+}
+
+// TestCleanupHistoryUsage: --history takes the place of --run and --state-dir, and knows the
+// jobs profile only.
+func TestCleanupHistoryUsage(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, recs ...history.Record) string {
+		p := filepath.Join(dir, name)
+		fh, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		w := history.NewWriter(fh)
+		for i := range recs {
+			_ = w.Write(&recs[i])
+		}
+		_ = w.Flush()
+		fh.Close()
+		return p
+	}
+	osHist := write("os.jsonl", history.Record{Kind: history.KindHeader, Header: &history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "openstudio"}})
+	jobs := write("jobs.jsonl", history.Record{Kind: history.KindHeader, Header: &history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "jobs"}},
+		history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Target: "http://127.0.0.1:1", Returned: "0123456789ab", Outcome: history.Acknowledged})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--history", osHist}, "--run 0badc0de --state-dir"},
+		{[]string{"--history", jobs, "--run", "0badc0de"}, "leave out --run"},
+		{[]string{"--history", jobs, "--header", "bad"}, "--header"},
+		{[]string{"--history", filepath.Join(dir, "none.jsonl")}, "cannot read --history"},
+	} {
+		f := factory()
+		cmd := NewCmdCleanup(f, nil)
+		cmd.SetArgs(c.args)
+		cmd.SetOut(f.IO.Out)
+		cmd.SetErr(f.IO.ErrOut)
+		if err := cmd.Execute(); err == nil || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != 2 {
+			t.Errorf("%v: %v, want exit 2 about %s", c.args, err, c.want)
+		}
+	}
+	f := factory()
+	cmd := NewCmdCleanup(f, nil)
+	cmd.SetArgs([]string{"--history", jobs, "--dry-run"})
+	out := f.IO.Out.(*bytes.Buffer)
+	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "would delete job 0123456789ab on http://127.0.0.1:1") {
+		t.Fatalf("dry run: %v\n%s", err, out)
+	}
+}
+
+// TestJobsDoneWhenFixedTwin: against one queue and ceiling shared by both processes, the same
+// command without --max-active and with a wrong token exits 2 before any job exists; with both
+// it is clean, polls at about 1 s, writes the token nowhere; cleanup leaves no job.
+func TestJobsDoneWhenFixedTwin(t *testing.T) {
+	t.Parallel()
+	sb := testenv.StartSandbox(t, append([]string{"--queue", "shared"}, section4...)...)
+	dir := t.TempDir()
+	hist, rpt, junit := filepath.Join(dir, "fixed.jsonl"), filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
+	header := "X-ELB-API-Token: " + jobsToken
+
+	before, _ := requestCounts(t, sb)
+	r := runOsctl(t, jobsArgs(sb, hist, "--header", header)...)
+	if after, _ := requestCounts(t, sb); r.code != 2 || !strings.Contains(r.stderr, "--max-active") || after != before {
+		t.Fatalf("without --max-active: exit %d, %d job API requests reached the service (want 0)\n%s", r.code, after-before, r.stderr)
+	}
+
+	r = runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: not-the-token")...)
+	if r.code != 2 || !strings.Contains(r.stderr, "401") || !strings.Contains(r.stderr, "X-ELB-API-Token") || strings.Contains(r.stderr, "not-the-token") {
+		t.Fatalf("wrong token: exit %d\n%s", r.code, r.stderr)
+	}
+	if n := jobCounts(t, sb); n[0]+n[1] != 0 {
+		t.Fatalf("jobs after refused runs: %v", n)
+	}
+
+	r = runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", header, "--report", rpt, "--junit", junit)...)
+	rep := jobsReport(t, r)
+	if r.code != 0 || rep.Verdict != "clean" || !rep.Conclusive || len(rep.Findings) != 0 {
+		t.Fatalf("fixed twin: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	}
+	h := readHistory(t, hist)
+	_, buckets := requestCounts(t, sb)
+	peak := peakPerSecond(buckets, h.Header.Started, h.Footer.Finished)
+	if peak > 18 {
+		t.Errorf("%d job API requests reached the two processes in one second: polling is not about 1 s", peak)
+	}
+	files := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	for _, p := range []string{hist, rpt, junit} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[p] = string(b)
+	}
+	for name, s := range files {
+		if strings.Contains(s, jobsToken) {
+			t.Errorf("the token is in %s", name)
+		}
+	}
+	t.Logf("fixed twin: exit %d in %v, at most %d requests/s reached the two processes", r.code, r.wall.Round(time.Second), peak)
+
+	r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header, "--dry-run")
+	if r.code != 0 || strings.Count(r.stdout, "would delete job") != 12 {
+		t.Fatalf("cleanup --dry-run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := jobCounts(t, sb); n[0] != 12 || n[1] != 12 {
+		t.Fatalf("after the dry run: %v jobs, want 12 on each (one shared queue)", n)
+	}
+	if r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
+		t.Fatalf("cleanup without a terminal or --yes: exit %d\n%s", r.code, r.stderr)
+	}
+	r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header, "--yes")
+	if r.code != 0 || !strings.Contains(r.stdout, "deleted 12 jobs") || strings.Contains(r.stdout+r.stderr, jobsToken) {
+		t.Fatalf("cleanup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if n := jobCounts(t, sb); n[0] != 0 || n[1] != 0 {
+		t.Fatalf("GET /v1/jobs count after cleanup: %v, want 0 on both", n)
+	}
+}
+
+// TestJobsSplitQueueStrands: each replica admits 1 of the ceiling 2 (the naive fix, its ceiling
+// read from the sandbox's GET /status); replica 1's jobs run 5x longer, so once replica 0 has
+// drained its queue replica 1's jobs wait with a slot free: stranded, and no ceiling.
+func TestJobsSplitQueueStrands(t *testing.T) {
+	sb := testenv.StartSandbox(t, "--replicas", "2", "--queue", "split", "--job-duration", "1s", "--job-duration-skew", "4", "--dispatch-interval", "1s")
+	r := runOsctl(t, "stress", "--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "8", "--concurrency", "8",
+		"--dispatch-interval", "1s", "--grace", "500ms", "-o", "json")
+	rep := jobsReport(t, r)
+	if r.code != 1 || rep.FindingCounts["stranded"] == 0 || rep.FindingCounts["ceiling"] != 0 || len(rep.FindingCounts) != 1 {
+		t.Fatalf("split: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	}
+}

@@ -1,0 +1,260 @@
+package sandbox
+
+import (
+	"crypto/subtle"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// TokenHeader carries the job API's token.
+const TokenHeader = "X-ELB-API-Token"
+
+// fastAPIError answers like FastAPI's HTTPException: {"detail": msg}.
+func fastAPIError(w http.ResponseWriter, status int, msg string) {
+	writeJSON(w, status, map[string]any{"detail": msg})
+}
+
+// jobAPI serves /v1/...: the routes of elb-openapi's job API. An unknown path answers 404 and a
+// known path with another method 405, both before the token is checked (as FastAPI routes
+// first); every route then needs the token when one is configured.
+func (s *Server) jobAPI(w http.ResponseWriter, r *http.Request, segs []string) {
+	s.jobs.reqs.add(s.now())
+	n := len(segs)
+	get := r.Method == http.MethodGet || r.Method == http.MethodHead
+	var h func()
+	allow := ""
+	switch {
+	case n == 2 && segs[1] == "jobs":
+		allow = "GET, POST"
+		switch {
+		case get:
+			h = func() { s.listJobs(w, r) }
+		case r.Method == http.MethodPost:
+			h = func() { s.submitJob(w, r) }
+		}
+	case n == 4 && segs[1] == "jobs" && segs[3] == "status":
+		allow = "GET"
+		if get {
+			h = func() { s.jobStatus(w, r, segs[2]) }
+		}
+	case n == 3 && segs[1] == "jobs":
+		allow = "DELETE"
+		if r.Method == http.MethodDelete {
+			h = func() { s.deleteJob(w, r, segs[2]) }
+		}
+	}
+	switch {
+	case allow == "":
+		fastAPIError(w, http.StatusNotFound, "Not Found")
+	case h == nil:
+		w.Header().Set("Allow", allow)
+		fastAPIError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
+	case !s.authorized(r):
+		fastAPIError(w, http.StatusUnauthorized, "missing or invalid "+TokenHeader)
+	default:
+		h()
+	}
+}
+
+func (s *Server) authorized(r *http.Request) bool {
+	want := s.cfg.Jobs.APIToken
+	if want == "" {
+		return true
+	}
+	got := r.Header.Get(TokenHeader)
+	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
+}
+
+// healthz is the open liveness probe.
+func (s *Server) healthz(w http.ResponseWriter) {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
+}
+
+var nonHex = regexp.MustCompile(`[^a-f0-9]`)
+
+// sanitizeJobID is _sanitize_job_id: lowercase, drop every character that is not hex, and
+// accept 6 to 12 of them.
+func sanitizeJobID(id string) (string, bool) {
+	c := nonHex.ReplaceAllString(strings.ToLower(id), "")
+	return c, len(c) >= 6 && len(c) <= 12
+}
+
+func (s *Server) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (jobRec, bool) {
+	id, ok := sanitizeJobID(raw)
+	if !ok {
+		fastAPIError(w, http.StatusBadRequest, "Invalid job_id format")
+		return nil, false
+	}
+	j, err := s.jobs.st.get(r.Context(), id)
+	switch {
+	case errors.Is(err, errNoJob):
+		fastAPIError(w, http.StatusNotFound, "Job "+id+" not found")
+		return nil, false
+	case err != nil:
+		fastAPIError(w, http.StatusServiceUnavailable, "reading the job store: "+err.Error())
+		return nil, false
+	}
+	return j, true
+}
+
+func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request, raw string) {
+	j, ok := s.jobOr404(w, r, raw)
+	if !ok {
+		return
+	}
+	id := j.id()
+	j, err := s.jobs.refresh(r.Context(), j)
+	if errors.Is(err, errNoJob) {
+		fastAPIError(w, http.StatusNotFound, "Job "+id+" not found")
+		return
+	}
+	if err != nil {
+		fastAPIError(w, http.StatusServiceUnavailable, "refreshing the job: "+err.Error())
+		return
+	}
+	phase := j["phase"]
+	if phase == "" {
+		phase = j.status()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{
+		"job_id": j.id(), "status": j.status(), "phase": phase, "queue_position": s.queuePosition(r, j),
+		"created_at": j["created_at"], "updated_at": j["updated_at"], "last_progress_at": j["last_progress_at"],
+		"program": j["program"], "db": j["db"], "resource_profile": j["resource_profile"], "error": j["error"],
+		"kubernetes": map[string]any{"summary": map[string]any{}},
+	})
+}
+
+// queuePosition is the job's 1-based place in the queue, nil when it is not queued.
+func (s *Server) queuePosition(r *http.Request, j jobRec) any {
+	if j.status() != JobQueued {
+		return nil
+	}
+	ids, err := s.jobs.st.queue(r.Context())
+	if p := position(ids, j.id()); err == nil && p > 0 {
+		return p
+	}
+	return nil
+}
+
+// deleteJob cancels the job (its submit thread stops) and forgets it: later reads answer 404.
+func (s *Server) deleteJob(w http.ResponseWriter, r *http.Request, raw string) {
+	j, ok := s.jobOr404(w, r, raw)
+	if !ok {
+		return
+	}
+	s.jobs.cancel(j.id())
+	if _, err := s.jobs.st.remove(r.Context(), j.id()); err != nil && !errors.Is(err, errNoJob) {
+		fastAPIError(w, http.StatusServiceUnavailable, "deleting the job: "+err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"job_id": j.id(), "status": "deleted"})
+}
+
+// seconds is _duration_seconds: whole seconds from start to end (now when end is empty).
+func seconds(start, end string, now time.Time) any {
+	s, err := time.Parse(time.RFC3339Nano, start)
+	if err != nil {
+		return nil
+	}
+	e := now
+	if end != "" {
+		if e, err = time.Parse(time.RFC3339Nano, end); err != nil {
+			return nil
+		}
+	}
+	return max(0, int(e.Sub(s)/time.Second))
+}
+
+// listJobs is GET /v1/jobs?limit=&cursor=: every job this replica holds (its own with the local
+// queues, all with the shared one), without refreshing any.
+func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
+	limit := 0
+	if v, ok := r.URL.Query()["limit"]; ok {
+		n, err := strconv.Atoi(v[0])
+		if err != nil || n < 1 || n > 500 {
+			writeJSON(w, http.StatusUnprocessableEntity, validationDetail(fieldError{"greater_than_equal", []any{"query", "limit"}, "Input should be an integer from 1 to 500", v[0]}))
+			return
+		}
+		limit = n
+	}
+	js, err := s.jobs.st.list(r.Context())
+	if err != nil {
+		fastAPIError(w, http.StatusServiceUnavailable, "reading the job store: "+err.Error())
+		return
+	}
+	queue, err := s.jobs.st.queue(r.Context())
+	if err != nil {
+		fastAPIError(w, http.StatusServiceUnavailable, "reading the job store: "+err.Error())
+		return
+	}
+	now := s.now()
+	items := make([]map[string]any, 0, len(js))
+	for _, j := range js {
+		var pos any
+		if p := position(queue, j.id()); p > 0 {
+			pos = p
+		}
+		end := ""
+		if JobTerminal(j.status()) {
+			end = j["completed_at"]
+			if end == "" {
+				end = j["updated_at"]
+			}
+		}
+		item := map[string]any{"job_id": j.id(), "status": j.status(), "mode": j["mode"], "created_at": j["created_at"],
+			"program": j["program"], "cluster_name": j["cluster_name"], "db": j["db"], "elb_job_id": "", "priority": j.priority(),
+			"queue_position": pos, "started_at": j["started_at"], "updated_at": j["updated_at"],
+			"elapsed_seconds": seconds(j["created_at"], end, now), "queue_wait_seconds": nil, "run_seconds": nil}
+		if j["started_at"] != "" {
+			item["queue_wait_seconds"] = seconds(j["queued_at"], j["started_at"], now)
+			item["run_seconds"] = seconds(j["started_at"], end, now)
+		}
+		items = append(items, item)
+	}
+	total := len(items)
+	if limit == 0 {
+		writeJSON(w, http.StatusOK, map[string]any{"jobs": items, "count": total, "next_cursor": nil, "has_more": false})
+		return
+	}
+	key := func(m map[string]any) string { return m["created_at"].(string) + "\x1f" + m["job_id"].(string) }
+	sort.Slice(items, func(a, b int) bool { return key(items[a]) > key(items[b]) })
+	if c := r.URL.Query().Get("cursor"); c != "" {
+		if raw, err := base64.URLEncoding.DecodeString(c); err == nil && strings.Contains(string(raw), "\x1f") {
+			kept := items[:0]
+			for _, it := range items {
+				if key(it) < string(raw) {
+					kept = append(kept, it)
+				}
+			}
+			items = kept
+		}
+	}
+	page, more := items, false
+	if len(items) > limit {
+		page, more = items[:limit], true
+	}
+	var next any
+	if more && len(page) > 0 {
+		next = base64.URLEncoding.EncodeToString([]byte(key(page[len(page)-1])))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"jobs": page, "count": total, "next_cursor": next, "has_more": more})
+}
+
+// passthroughJSON decodes a stored passthrough object (nil when none).
+func passthroughJSON(s string) map[string]any {
+	if s == "" {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal([]byte(s), &m) != nil || len(m) == 0 {
+		return nil
+	}
+	return m
+}

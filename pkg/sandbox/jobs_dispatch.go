@@ -1,0 +1,221 @@
+package sandbox
+
+import (
+	"context"
+	"strconv"
+	"sync"
+	"time"
+)
+
+// jobQueue is what a Server keeps its jobs with.
+type jobQueue = *jobService
+
+// jobService is elb-openapi's dispatcher over a job store, with its real triggers (a claim of
+// the next queued job on a submit, when a submit thread exits, and on a tick every
+// DispatchInterval) and its real bookkeeping: a finished job keeps its slot until a status read
+// of it, or the watchdog, notices that it finished, and noticing starts nothing.
+type jobService struct {
+	cfg   Config
+	st    jobStore
+	limit int           // active jobs the store admits: this replica's (local, split) or all of them (shared)
+	dur   time.Duration // how long a job this replica claims runs
+	now   func() time.Time
+	ctx   context.Context // the server's: submit threads and claims run on it
+	reqs  requestLog
+
+	mu      sync.Mutex
+	threads map[string]chan struct{} // the live submit threads of this replica, closed to cancel
+}
+
+func newJobQueue(ctx context.Context, cfg Config, now func() time.Time) (*jobService, error) {
+	s := &jobService{cfg: cfg, now: now, ctx: ctx, dur: cfg.replicaJobDuration(), threads: map[string]chan struct{}{}}
+	switch cfg.Queue {
+	case QueueShared:
+		s.st, s.limit = newSharedStore(cfg), cfg.MaxActive
+	default:
+		s.st, s.limit = newLocalStore(), cfg.replicaMaxActive()
+	}
+	return s, nil
+}
+
+// run runs the dispatcher's tick and the watchdog until ctx ends.
+func (s *jobService) run(ctx context.Context) {
+	go every(ctx, s.cfg.Jobs.DispatchInterval, func() {
+		for s.dispatchOnce() {
+		}
+	})
+	every(ctx, s.cfg.Jobs.WatchdogInterval, s.watchdog)
+}
+
+// every calls f now and then every d until ctx ends.
+func every(ctx context.Context, d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		f()
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// jobSteps splits a job's duration into its dispatching and submitting steps (the submit
+// thread's start and `elastic-blast submit`) and its running time.
+func jobSteps(d time.Duration) (step, run time.Duration) {
+	step = min(d/10, 50*time.Millisecond)
+	return step, d - 2*step
+}
+
+func (s *jobService) stamp() string { return isoTime(s.now()) }
+
+// dispatchOnce is _dispatcher_once: claim the next queued job if a slot is free and start its
+// submit thread. It reports whether it claimed one.
+func (s *jobService) dispatchOnce() bool {
+	now := s.stamp()
+	j, err := s.st.claim(s.ctx, s.limit, map[string]string{"started_at": now, "updated_at": now, "last_progress_at": now,
+		fClaimed: strconv.Itoa(s.cfg.Replica)})
+	if err != nil {
+		if s.ctx.Err() == nil {
+			s.cfg.Logf("job dispatcher: claiming a job: %v", err)
+		}
+		return false
+	}
+	if j == nil {
+		return false
+	}
+	stop := make(chan struct{})
+	s.mu.Lock()
+	s.threads[j.id()] = stop
+	s.mu.Unlock()
+	go s.submitThread(j, stop)
+	return true
+}
+
+// alive reports whether this replica runs a submit thread for the job.
+func (s *jobService) alive(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.threads[id]
+	return ok
+}
+
+// cancel stops the job's submit thread, if this replica runs one.
+func (s *jobService) cancel(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ch, ok := s.threads[id]; ok {
+		close(ch)
+		delete(s.threads, id)
+	}
+}
+
+// submitThread is _run_submit_bg: the job goes submitting, `elastic-blast submit` runs, then the
+// job is running (or requeued once, as its record says), and the thread's exit claims the next
+// queued job. A thread that "dies" (the recovered requeue) claims nothing: its job stays
+// submitting, holding its slot, until the watchdog requeues it.
+func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
+	ctx, id := s.ctx, j.id()
+	died := false
+	defer func() {
+		s.mu.Lock()
+		if s.threads[id] == stop {
+			delete(s.threads, id)
+		}
+		s.mu.Unlock()
+		if !died && ctx.Err() == nil {
+			s.dispatchOnce()
+		}
+	}()
+	step, run := jobSteps(s.dur)
+	if !pause(ctx, stop, step) {
+		return
+	}
+	now := s.stamp()
+	ok, err := s.st.update(ctx, id, []string{JobDispatching}, map[string]string{"status": JobSubmitting,
+		"attempt": strconv.FormatInt(j.int("attempt")+1, 10), "updated_at": now, "last_progress_at": now})
+	if err != nil || !ok || !pause(ctx, stop, step) {
+		return
+	}
+	now = s.stamp()
+	switch j[fRequeue] {
+	case PhaseWaitingForCapacity:
+		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{"status": JobQueued, "phase": PhaseWaitingForCapacity,
+			fRequeue: "", "updated_at": now, "last_progress_at": now})
+	case PhaseRecovered:
+		died = true
+		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{fDead: "1", fRequeue: ""})
+	default:
+		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{"status": JobRunning, "phase": "submitted",
+			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), "updated_at": now, "last_progress_at": now})
+	}
+	if err != nil && ctx.Err() == nil {
+		s.cfg.Logf("job %s: %v", id, err)
+	}
+}
+
+// pause waits d; false when the thread was cancelled or the server stops.
+func pause(ctx context.Context, stop chan struct{}, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return true
+	case <-stop:
+	case <-ctx.Done():
+	}
+	return false
+}
+
+// refresh is _refresh_job_status, what a status read of an active job does: a running job whose
+// work is done becomes completed, which frees its slot (and starts nothing); any other active
+// job gets its phase from the cluster (submitting, or running).
+func (s *jobService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
+	st := j.status()
+	if !JobActive(st) {
+		return j, nil
+	}
+	now := s.now()
+	set := map[string]string{"updated_at": isoTime(now)}
+	switch {
+	case st == JobRunning && j.int(fRunUntil) > 0 && now.UnixNano() >= j.int(fRunUntil):
+		set["status"], set["phase"], set["completed_at"], set["last_progress_at"] = JobCompleted, JobCompleted, isoTime(now), isoTime(now)
+	case st == JobRunning:
+		set["phase"] = JobRunning
+	default:
+		set["phase"] = JobSubmitting
+	}
+	if _, err := s.st.update(ctx, j.id(), []string{st}, set); err != nil {
+		return nil, err
+	}
+	return s.st.get(ctx, j.id())
+}
+
+// watchdog is _watchdog_once: it refreshes every active job, and requeues (phase recovered)
+// those this replica claimed whose submit thread died. Unlike the real one it does not wait
+// RECLAIM_GRACE_SECONDS (45 s) after the job started.
+func (s *jobService) watchdog() {
+	ctx := s.ctx
+	js, err := s.st.list(ctx)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.cfg.Logf("job watchdog: %v", err)
+		}
+		return
+	}
+	for _, j := range js {
+		if !JobActive(j.status()) {
+			continue
+		}
+		r, err := s.refresh(ctx, j)
+		if err != nil || r[fDead] != "1" || r[fClaimed] != strconv.Itoa(s.cfg.Replica) || s.alive(r.id()) {
+			continue
+		}
+		now := s.stamp()
+		if ok, _ := s.st.update(ctx, r.id(), []string{JobDispatching, JobSubmitting}, map[string]string{"status": JobQueued, "phase": PhaseRecovered,
+			"queued_at": now, fDead: "", "error": "", "updated_at": now, "last_progress_at": now}); ok {
+			s.cfg.Logf("job watchdog: reclaimed dead-thread job %s -> queued (recovered)", r.id())
+		}
+	}
+}

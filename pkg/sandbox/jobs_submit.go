@@ -1,0 +1,214 @@
+package sandbox
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Checks of the submit handler (main.py submit_job), in its order.
+var (
+	validPrograms   = []string{"blastn", "blastp", "blastx", "psiblast", "rpsblast", "rpstblastn", "tblastn", "tblastx"}
+	blobURLRe       = regexp.MustCompile(`^https://[a-z0-9]+\.blob\.core\.windows\.net/[a-z0-9][-a-z0-9]*/.*$`)
+	resultsPrefixRe = regexp.MustCompile(`^\d{4}/(0[1-9]|1[0-2])/(0[1-9]|[12]\d|3[01])/$`)
+	sources         = map[string]bool{"dashboard": true, "external_api": true, "terminal": true, "system": true}
+)
+
+// blobBase is the sandbox's stand-in for the service's storage account.
+const blobBase = "https://sandbox.blob.core.windows.net"
+
+func checkBlobURL(v, field string) string {
+	if !blobURLRe.MatchString(v) {
+		return field + " must be a valid Azure Blob URL"
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.RawQuery != "" || u.Fragment != "" || strings.Contains(v, "?") || strings.Contains(v, "#") {
+		return field + " must not include query strings, fragments, or SAS tokens"
+	}
+	parts := strings.Split(u.Path, "/")
+	for _, p := range parts[min(3, len(parts)):] {
+		if p == "" || p == "." || p == ".." {
+			return field + " contains path traversal or empty segments"
+		}
+	}
+	return ""
+}
+
+// dbName is _db_name_from_value.
+func dbName(v string) string {
+	if u, err := url.Parse(v); err == nil && u.Scheme == "https" {
+		var parts []string
+		for _, p := range strings.Split(u.Path, "/") {
+			if p != "" {
+				parts = append(parts, p)
+			}
+		}
+		if len(parts) == 0 {
+			return "unknown"
+		}
+		return parts[len(parts)-1]
+	}
+	s := strings.Trim(strings.TrimSpace(v), "/")
+	parts := strings.Split(s, "/")
+	if last := parts[len(parts)-1]; last != "" {
+		return last
+	}
+	return "unknown"
+}
+
+// jobIDFromKey is _job_id_from_idempotency_key over "<submission_source>:<key>".
+func jobIDFromKey(source, key string) (string, bool) {
+	c := strings.TrimSpace(source + ":" + key)
+	if c == "" || utf8.RuneCountInString(c) > 256 {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(c))
+	return hex.EncodeToString(sum[:])[:12], true
+}
+
+// submitJob is POST /v1/jobs: 202 with the job, queued (or already dispatching), whatever the
+// ceiling; a replay of an idempotency key this replica holds answers 202 with that job.
+func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
+	b, invalid, err := readSubmit(r)
+	if err != nil {
+		writeError(w, err)
+		return
+	}
+	if invalid != nil {
+		writeJSON(w, http.StatusUnprocessableEntity, invalid)
+		return
+	}
+	ctx := r.Context()
+	valid := false
+	for _, p := range validPrograms {
+		valid = valid || p == b.Program
+	}
+	if !valid {
+		fastAPIError(w, http.StatusBadRequest, "Invalid program. Must be: "+strings.Join(validPrograms, ", "))
+		return
+	}
+	source := strings.ToLower(strings.TrimSpace(b.Source))
+	switch {
+	case !sources[source]:
+		fastAPIError(w, http.StatusBadRequest, "submission_source must be dashboard, external_api, terminal, or system")
+		return
+	case source != "external_api":
+		fastAPIError(w, http.StatusForbidden, "trusted submission_source requires internal authentication")
+		return
+	}
+	corr := ""
+	if b.CorrID != nil {
+		corr = strings.TrimSpace(*b.CorrID)
+		if strings.ContainsFunc(corr, func(c rune) bool { return c < 0x20 }) {
+			fastAPIError(w, http.StatusBadRequest, "value must not contain control characters")
+			return
+		}
+	}
+	var id string
+	if b.Key != nil && *b.Key != "" {
+		var ok bool
+		if id, ok = jobIDFromKey(source, *b.Key); !ok {
+			fastAPIError(w, http.StatusBadRequest, "idempotency_key must be 1-256 characters")
+			return
+		}
+		if old, err := s.jobs.st.get(ctx, id); err == nil {
+			s.replay(w, old)
+			return
+		}
+	} else {
+		id = randomHex(6)
+	}
+	mode, dbURL := "A", b.DB
+	if b.QueryFasta != nil {
+		mode = "B"
+		if strings.TrimSpace(*b.QueryFasta) == "" {
+			fastAPIError(w, http.StatusBadRequest, "query_fasta must not be empty")
+			return
+		}
+		if blobURLRe.MatchString(b.DB) {
+			if msg := checkBlobURL(b.DB, "db"); msg != "" {
+				fastAPIError(w, http.StatusBadRequest, msg)
+				return
+			}
+		} else {
+			if b.DB == "" || strings.HasPrefix(b.DB, "/") || strings.ContainsAny(b.DB, "?#") || strings.Contains(b.DB, "..") {
+				fastAPIError(w, http.StatusBadRequest, "db must be a safe blob path without query strings or traversal")
+				return
+			}
+			dbURL = blobBase + "/blast-db/" + b.DB + "/" + b.DB
+		}
+		if p := b.ResultsPrefix; p != nil && strings.Trim(strings.TrimSpace(*p), "/") != "" {
+			if !resultsPrefixRe.MatchString(strings.Trim(strings.TrimSpace(*p), "/") + "/") {
+				fastAPIError(w, http.StatusBadRequest, "results_prefix must be an exact YYYY/MM/DD/ date path")
+				return
+			}
+		}
+	} else {
+		if b.Queries == nil || b.Results == nil || *b.Queries == "" || *b.Results == "" {
+			fastAPIError(w, http.StatusBadRequest, "Mode A requires queries and results Blob URLs")
+			return
+		}
+		for _, f := range []struct{ v, name string }{{b.DB, "db"}, {*b.Queries, "queries"}, {*b.Results, "results"}} {
+			if msg := checkBlobURL(f.v, f.name); msg != "" {
+				fastAPIError(w, http.StatusBadRequest, msg)
+				return
+			}
+		}
+	}
+	now := s.now()
+	stamp := isoTime(now)
+	cluster := "sandbox"
+	if b.ClusterName != nil && *b.ClusterName != "" {
+		cluster = *b.ClusterName
+	}
+	j := jobRec{"job_id": id, "status": JobQueued, "mode": mode, "created_at": stamp, "queued_at": stamp, "updated_at": stamp,
+		"last_progress_at": stamp, "priority": strconv.Itoa(b.Priority), "resource_profile": b.ResourceProfile,
+		"submission_source": source, "external_correlation_id": corr, "cluster_name": cluster, "program": b.Program,
+		"db": dbURL, "db_name": dbName(b.DB), "attempt": "0", fSeq: seqNow(now), fReplica: strconv.Itoa(s.cfg.Replica)}
+	if b.Key != nil {
+		j["idempotency_key"] = *b.Key
+	}
+	if len(b.Passthrough) > 0 {
+		j["passthrough"] = string(mustJSON(b.Passthrough))
+	}
+	stored, created, err := s.jobs.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
+	if err != nil {
+		fastAPIError(w, http.StatusServiceUnavailable, "failed to persist job queue state")
+		return
+	}
+	if !created { // the same key submitted at the same time: the other one made the job
+		s.replay(w, stored)
+		return
+	}
+	s.jobs.dispatchOnce()
+	cur := stored
+	if j2, err := s.jobs.st.get(ctx, id); err == nil {
+		cur = j2
+	}
+	out := map[string]any{"job_id": id, "status": cur.status(), "queue_position": s.queuePosition(r, cur),
+		"submission_source": source, "external_correlation_id": corr, "created_at": stamp,
+		"blast_version": "unknown", "blast_version_detail": map[string]any{"version": "unknown"}, "db_name": j["db_name"],
+		"db_version": "unknown", "db_version_detail": map[string]any{"version": "unknown"},
+		"message": "Poll GET /v1/jobs/" + id + "/status for progress.", "status_url": "/v1/jobs/" + id + "/status"}
+	if len(b.Passthrough) > 0 {
+		out["passthrough"] = b.Passthrough
+	}
+	writeJSON(w, http.StatusAccepted, out)
+}
+
+// replay answers a submit whose idempotency key names a job this replica holds.
+func (s *Server) replay(w http.ResponseWriter, old jobRec) {
+	id := old.id()
+	out := map[string]any{"job_id": id, "status": old.status(), "submission_source": old["submission_source"],
+		"external_correlation_id": old["external_correlation_id"], "blast_version": "unknown", "db_name": old["db_name"],
+		"db_version": "unknown", "message": "Existing job returned for idempotency_key.", "status_url": "/v1/jobs/" + id + "/status"}
+	if pt := passthroughJSON(old["passthrough"]); pt != nil {
+		out["passthrough"] = pt
+	}
+	writeJSON(w, http.StatusAccepted, out)
+}

@@ -1,0 +1,59 @@
+package profile
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+)
+
+// Check asks every target's GET /v1/jobs?limit=1 with the run's headers before anything is
+// submitted: the service answers it from memory (no kubectl), and it needs the token like every
+// /v1 route. It returns an *AuthError when the token is missing or refused.
+func (p *Jobs) Check(ctx context.Context) error {
+	for _, t := range p.Targets {
+		if err := p.checkOne(ctx, t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Jobs) checkOne(ctx context.Context, t Target) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	u := join(t.URL, "/v1/jobs?limit=1")
+	req, err := p.newRequest(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return fmt.Errorf("GET %s/v1/jobs: %v", t.URL.Redacted(), err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	var ans struct {
+		Detail any   `json:"detail"`
+		Jobs   []any `json:"jobs"`
+	}
+	_ = json.Unmarshal(b, &ans)
+	switch resp.StatusCode {
+	case http.StatusOK:
+		if ans.Jobs == nil {
+			return fmt.Errorf("GET %s/v1/jobs answered 200 without a jobs list: not elb-openapi's job API", t.URL.Redacted())
+		}
+		return nil
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return &AuthError{Method: http.MethodGet, URL: t.URL.Redacted() + "/v1/jobs", Status: resp.StatusCode, Detail: detailText(ans.Detail)}
+	case http.StatusNotFound:
+		return fmt.Errorf("GET %s/v1/jobs answered 404: no job API at that URL (give the service's base URL, without /v1)", t.URL.Redacted())
+	}
+	msg := fmt.Sprintf("GET %s/v1/jobs answered %d", t.URL.Redacted(), resp.StatusCode)
+	if d := detailText(ans.Detail); d != "" {
+		msg += ": " + d
+	}
+	return fmt.Errorf("%s", msg)
+}

@@ -1,0 +1,157 @@
+package profile
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+type jobStats struct {
+	followed, ended, gone, notFinished, requeued, replayed atomic.Int64
+}
+
+// JobsSummary says what following the jobs saw.
+type JobsSummary struct {
+	Followed    int64 `json:"followed"`
+	Ended       int64 `json:"ended"`
+	Gone        int64 `json:"gone"`
+	NotFinished int64 `json:"not_finished"`
+	// Requeued counts the jobs seen queued again after they were seen active.
+	Requeued int64 `json:"requeued"`
+	// Replayed counts the submits that got no answer and whose replay named their job.
+	Replayed int64 `json:"replayed"`
+}
+
+// Summary returns what following the jobs saw (after Wait).
+func (p *Jobs) Summary() JobsSummary {
+	s := &p.stats
+	return JobsSummary{Followed: s.followed.Load(), Ended: s.ended.Load(), Gone: s.gone.Load(), NotFinished: s.notFinished.Load(),
+		Requeued: s.requeued.Load(), Replayed: s.replayed.Load()}
+}
+
+// follow polls one job's status on the replica that accepted it (the submit's answer is its
+// first observation) until the job ends, answers 404 goneAfter times in a row, the timeout
+// passes, or ctx ends, and records one job line with the runs of states its polls saw.
+func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first history.StateRun) {
+	p.stats.followed.Add(1)
+	rec := &history.Record{Kind: history.KindJob, Job: id, Target: target, Path: redact.URL(statusURL), Runs: []history.StateRun{first}}
+	defer func() {
+		if hasRequeue(rec.Runs) {
+			p.stats.requeued.Add(1)
+		}
+		switch {
+		case rec.Done:
+			p.stats.ended.Add(1)
+		case rec.Gone:
+			p.stats.gone.Add(1)
+		default:
+			p.stats.notFinished.Add(1)
+		}
+		p.Record(rec)
+	}()
+	if TerminalStates[first.State] {
+		rec.Done = true
+		return
+	}
+	timeout := p.timeout()
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	tick := time.NewTicker(p.poll())
+	defer tick.Stop()
+	missing := 0
+	for {
+		select {
+		case <-ctx.Done():
+			rec.Error = "not finished within " + timeout.String()
+			if ctx.Err() == context.Canceled {
+				rec.Error = "following stopped before the job ended"
+			}
+			return
+		case <-tick.C:
+		}
+		s, e, state, phase := p.pollOnce(ctx, statusURL)
+		if ctx.Err() != nil {
+			continue // a poll cut by the timeout saw nothing
+		}
+		addRun(rec, state, phase, s, e)
+		if TerminalStates[state] {
+			rec.Done = true
+			return
+		}
+		if state == "missing" {
+			missing++
+		} else {
+			missing = 0
+		}
+		if missing >= goneAfter {
+			rec.Gone = true
+			rec.Error = fmt.Sprintf("answered 404 %d times in a row", missing)
+			return
+		}
+	}
+}
+
+func hasRequeue(runs []history.StateRun) bool {
+	active := false
+	for _, r := range runs {
+		if ActiveStates[r.State] {
+			active = true
+		} else if active && r.State == "queued" {
+			return true
+		}
+	}
+	return false
+}
+
+// pollOnce reads a job's status: its state and phase (the phase only when it says more than
+// the state), or missing (404), http-<status>, error or unreadable.
+func (p *Jobs) pollOnce(ctx context.Context, statusURL string) (time.Time, time.Time, string, string) {
+	start := p.now()
+	req, err := p.newRequest(ctx, http.MethodGet, statusURL, nil)
+	if err != nil {
+		return start, p.now(), "error", ""
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return start, p.now(), "error", ""
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	end := p.now()
+	switch {
+	case resp.StatusCode == http.StatusNotFound:
+		return start, end, "missing", ""
+	case resp.StatusCode != http.StatusOK:
+		return start, end, fmt.Sprintf("http-%d", resp.StatusCode), ""
+	}
+	var ans struct {
+		Status string `json:"status"`
+		Phase  string `json:"phase"`
+	}
+	if json.Unmarshal(b, &ans) != nil || ans.Status == "" {
+		return start, end, "unreadable", ""
+	}
+	state, phase := strings.ToLower(ans.Status), strings.ToLower(ans.Phase)
+	if phase == state {
+		phase = ""
+	}
+	return start, end, state, phase
+}
+
+func addRun(rec *history.Record, state, phase string, s, e time.Time) {
+	if n := len(rec.Runs); n > 0 && rec.Runs[n-1].State == state && rec.Runs[n-1].Phase == phase {
+		r := &rec.Runs[n-1]
+		r.Polls++
+		r.LastStart, r.LastEnd = s, e
+		return
+	}
+	rec.Runs = append(rec.Runs, history.StateRun{State: state, Phase: phase, Polls: 1, FirstStart: s, FirstEnd: e, LastStart: s, LastEnd: e})
+}
