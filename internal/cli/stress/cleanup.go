@@ -29,6 +29,7 @@ type CleanupOptions struct {
 	History string
 	Headers []string
 	Timeout time.Duration
+	Target  string
 }
 
 // CleanupResult lists what cleanup removed (or would remove).
@@ -43,18 +44,26 @@ type CleanupResult struct {
 func NewCmdCleanup(f *cmdutil.Factory, runF func(context.Context, *CleanupOptions) error) *cobra.Command {
 	o := &CleanupOptions{IO: f.IO}
 	cmd := &cobra.Command{
-		Use:   "cleanup --run ID --state-dir DIR | --history FILE",
-		Short: "Remove what one stress run left: its files on the volume, or a jobs run's jobs",
+		Use:   "cleanup --run ID --state-dir DIR | --history FILE [--state-dir DIR]",
+		Short: "Remove what one stress run left: its analyses and files, or a jobs run's jobs",
 		Long: `cleanup removes the directories of one stress run's own objects: the analyses and data
 point result directories whose names carry the run id (osctl stress prints it, and it is in the
 report and history). Nothing else on the volume is touched. It asks before removing (or pass
 --yes); --dry-run lists what would go. Records in the server's database are not removed.
+
+With --history FILE of an openstudio run and --state-dir DIR, cleanup also deletes the run's
+analyses through the server's API (DELETE /analyses/:id.json; --target URL, else the run's
+first target), unless the target is the sandbox. An analysis whose GET answers
+{"analysis":null} is reported as already gone and is not sent a DELETE. The files are still
+removed from the volume itself: DELETE leaves the result files, and removes the extraction only
+later, in a background job.
 
 With --history FILE of a jobs run, cleanup deletes the run's jobs through the job API
 (DELETE /v1/jobs/{id}), each on the replica that accepted it, then checks that each answers
 404. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
   osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --yes
+  osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --dry-run
   osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

@@ -18,7 +18,8 @@ import (
 
 func addCleanupHistoryFlags(cmd *cobra.Command, o *CleanupOptions) {
 	fl := cmd.Flags()
-	fl.StringVar(&o.History, "history", "", "a run's history (osctl stress --history): its run id, profile and targets say what to remove (jobs runs)")
+	fl.StringVar(&o.History, "history", "", "a run's history (osctl stress --history): its run id, profile and targets say what to remove (an openstudio run's analyses through the API, with --state-dir for its files; a jobs run's jobs)")
+	fl.StringVar(&o.Target, "target", "", "with an openstudio --history: the server to delete the analyses through (default the run's first target)")
 	fl.StringArrayVar(&o.Headers, "header", nil, "with --history: request header 'Name: value' (repeatable; 'X-ELB-API-Token: TOKEN'); values are never printed")
 	fl.DurationVar(&o.Timeout, "timeout", 6*time.Minute, "with --history: timeout of one request (deleting an active job makes elb-openapi run elastic-blast delete, up to 5 minutes)")
 }
@@ -38,8 +39,8 @@ type JobsCleanupResult struct {
 
 // cleanupHistory removes what the run of a history left; the profile says how.
 func cleanupHistory(ctx context.Context, f *cmdutil.Factory, o *CleanupOptions) error {
-	if o.Run != "" || o.StateDir != "" {
-		return cmdutil.Usage("--history says which run and where: leave out --run and --state-dir")
+	if o.Run != "" {
+		return cmdutil.Usage("--history says which run: leave out --run")
 	}
 	hdrs, err := parseHeaders(o.Headers)
 	if err != nil {
@@ -64,9 +65,14 @@ func cleanupHistory(ctx context.Context, f *cmdutil.Factory, o *CleanupOptions) 
 	}
 	switch h.Header.Profile {
 	case "jobs":
+		if o.StateDir != "" || o.Target != "" {
+			return cmdutil.Usage("a jobs run leaves no files, and its history names each job's replica: leave out --state-dir and --target")
+		}
 		return cleanupJobs(ctx, o, h, hdrs)
+	case "openstudio":
+		return cleanupOpenStudio(ctx, o, h)
 	default:
-		return cmdutil.Usage("--history %s is of a %s run: remove its files with --run %s --state-dir DIR", o.History, h.Header.Profile, h.Header.Run)
+		return cmdutil.Usage("--history %s is of a %s run, which leaves nothing to clean up", o.History, h.Header.Profile)
 	}
 }
 

@@ -85,6 +85,17 @@ func printTable(w io.Writer, r *report.Report) error {
 	if x := r.Extractions; x != nil && (x.Expected > 0 || x.Jobs > 0) {
 		_ = t.Append("extractions", fmt.Sprintf("%d judged, %d not judged (every job still queued); jobs %d: %d ran, %d still queued", x.Judged, x.NotJudged, x.Jobs, x.Ran, x.Queued))
 	}
+	if len(r.WorkerWaits) > 0 {
+		var parts []string
+		for _, w := range r.WorkerWaits {
+			p := fmt.Sprintf("%.1fs", w.WaitedS)
+			if !w.Worker {
+				p += " (no worker seen)"
+			}
+			parts = append(parts, p)
+		}
+		_ = t.Append("worker waits", fmt.Sprintf("the last %d parts of the load waited %s for the target's workers", len(parts), strings.Join(parts, ", ")))
+	}
 	if ct := r.Contention; ct != nil {
 		_ = t.Append("contention", fmt.Sprintf("%d of %d analyses saw 2+ overlapping writes; max %d writes, %d requests in flight on one analysis", ct.Contended, ct.Analyses, ct.MaxOverlappingWrites, ct.MaxInFlightOneAnalysis))
 	}

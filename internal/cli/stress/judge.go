@@ -114,10 +114,6 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 		}
 	}
 	j := detect.Judge(h, st, detect.Options{Ignore: o.Ignore, MinAcknowledged: o.MinAcknowledged, MinContended: o.MinContended, MaxActive: o.MaxActive, Grace: o.Grace})
-	if h.Header.Profile == "openstudio" && reader == nil && j.Verdict == detect.Clean {
-		j.Verdict, j.Conclusive = detect.Inconclusive, false
-		j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
-	}
 	rep := FromHistory(h, o.Factory.Version)
 	if h.Header.Profile == "http" {
 		j = judgeHTTP(rep.Counts, j.Partial, o.MinAcknowledged)

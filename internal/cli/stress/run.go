@@ -163,7 +163,10 @@ func runStress(ctx context.Context, o *Options) error {
 			}
 		}
 		osp = &profile.OpenStudio{Run: runID, Targets: targets, Requests: o.Requests, Analyses: a, Project: o.Project, Mix: mix,
-			StartTargets: startIdx, Client: client, Record: rec.record, Now: o.Factory.Now}
+			StartTargets: startIdx, Client: client, Record: rec.record, Now: o.Factory.Now, TailWait: o.WorkerWait, Concurrency: o.Concurrency}
+		if o.WorkerWait == 0 {
+			osp.TailFraction = -1
+		}
 		hdr.Mix = osp.EffectiveMix()
 	case "jobs":
 		if jobs, err = setupJobs(ctx, o, runID, targets, client, hdrs, rec.record, &hdr, notice); err != nil {
@@ -216,6 +219,14 @@ func runStress(ctx context.Context, o *Options) error {
 	case attack.StopErrorRate:
 		partial, reason = true, fmt.Sprintf("stopped early: the error rate passed --max-error-rate %v", o.MaxErrorRate)
 		fmt.Fprintln(errOut, reason)
+	}
+	if osp != nil {
+		for _, w := range osp.TailReleases() {
+			rep.WorkerWaits = append(rep.WorkerWaits, report.WorkerWait{AtS: w.At.Seconds(), WaitedS: w.Waited.Seconds(), Worker: w.Worker, JobsRan: w.JobsRan})
+			if !w.Worker {
+				notice("a held-back part of the load waited --worker-wait %s and saw no worker take a job: uploads may not have overlapped an extraction", o.WorkerWait)
+			}
+		}
 	}
 	rep.Counts = st.Counts()
 	h := st.Histogram()
@@ -285,10 +296,6 @@ func runStress(ctx context.Context, o *Options) error {
 	j := detect.Judge(hist, state, detect.Options{Ignore: o.Ignore, MinAcknowledged: o.MinAcknowledged, MinContended: o.MinContended, Grace: o.Grace})
 	if o.Profile == "http" {
 		j = judgeHTTP(rep.Counts, partial, o.MinAcknowledged)
-	}
-	if osp != nil && reader == nil && j.Verdict == detect.Clean {
-		j.Verdict, j.Conclusive = detect.Inconclusive, false
-		j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
 	}
 	if failed := rep.Counts.Errors + rep.Counts.Timeouts; !j.Conclusive && failed > 0 && st.FirstError() != "" {
 		j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", failed, redact.Text(st.FirstError())))

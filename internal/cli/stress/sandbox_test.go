@@ -29,7 +29,7 @@ func stress(t *testing.T, sb *testenv.Sandbox, args ...string) runResult {
 	t.Helper()
 	bin := testenv.OsctlBinary(t)
 	full := append([]string{"stress", "--target", strings.Join(sb.Replicas, ","), "-o", "json"}, args...)
-	if sb.StateDir != "" && !contains(args, "--profile") {
+	if sb.StateDir != "" && !contains(args, "jobs") && !contains(args, "http") {
 		full = append(full, "--state-dir", sb.StateDir)
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
@@ -106,6 +106,21 @@ func TestSandboxLockingLocal(t *testing.T) {
 		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local")
 		requireRaces(t, stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20"))
 	})
+}
+
+// TestSandboxNone10k: the same 10,000 concurrent POSTs without locking find races at 3 and 5
+// replicas.
+func TestSandboxNone10k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 requests in flight: not in -short")
+	}
+	for _, replicas := range []string{"3", "5"} {
+		t.Run(replicas+" replicas", func(t *testing.T) {
+			sb := testenv.StartSandbox(t, "--replicas", replicas, "--locking", "none")
+			// A failed extraction stays queued for good: a shorter settle keeps the test short.
+			requireRaces(t, stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--settle-timeout", "20s"))
+		})
+	}
 }
 
 // TestSandboxRedlock10k is the seed's acceptance test: 10,000 concurrent POSTs with distributed

@@ -11,6 +11,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 // Options are the flags of `osctl stress`.
@@ -46,6 +47,7 @@ type Options struct {
 	MinAcknowledged float64
 	MinContended    float64
 	SettleTimeout   time.Duration
+	WorkerWait      time.Duration
 	Ignore          []string
 
 	StateDir       string
@@ -133,6 +135,7 @@ contention); 1 races found (even in a run cut short); 2 could not run, or inconc
 	fl.Float64Var(&o.MaxErrorRate, "max-error-rate", 0.5, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors); 0 never stops")
 	fl.Float64Var(&o.MinAcknowledged, "min-acknowledged", 0.5, "fraction of requests that must be acknowledged for a clean verdict")
 	fl.Float64Var(&o.MinContended, "min-contended", 0.5, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict")
+	fl.DurationVar(&o.WorkerWait, "worker-wait", profile.DefaultTailWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
 	fl.DurationVar(&o.SettleTimeout, "settle-timeout", time.Minute, "openstudio: how long to wait for the state to stop changing before reading it")
 	fl.StringSliceVar(&o.Ignore, "ignore", detect.DefaultIgnore, "base-name globs of files the app generates itself (never phantom)")
 	fl.StringVar(&o.StateDir, "state-dir", "", "openstudio: the shared volume's root on this machine (the sandbox's state dir, or the NFS mount)")
@@ -193,6 +196,9 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	}
 	if err := o.validateJobs(); err != nil {
 		return err
+	}
+	if o.WorkerWait < 0 {
+		return cmdutil.Usage("--worker-wait must be 0 or more")
 	}
 	if o.SettleTimeout < 0 {
 		return cmdutil.Usage("--settle-timeout must be 0 or more")

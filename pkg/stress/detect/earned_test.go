@@ -75,3 +75,21 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 		t.Errorf("extractions %+v", j.Extractions)
 	}
 }
+
+// TestFilesNotRead: without the state (no --state-dir or --state-pod) the files are not judged,
+// so no file is "lost"; records still are, and a run without findings is inconclusive.
+func TestFilesNotRead(t *testing.T) {
+	s := buildScenario(t, 3, t.TempDir())
+	j := Judge(s.h, nil, Options{})
+	if len(j.Findings) != 0 || j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "the files were not read") {
+		t.Fatalf("verdict %s reasons %v findings %+v", j.Verdict, j.Reasons, j.Findings)
+	}
+	for i := range s.h.Records {
+		if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.Op == "analysis" {
+			r.Found, r.Body = false, `{"analysis":null}`
+		}
+	}
+	if j := Judge(s.h, nil, Options{}); j.Verdict != Races || j.Counts[Lost] != 3 {
+		t.Fatalf("lost records are found without the files: %s %v", j.Verdict, j.Counts)
+	}
+}

@@ -66,7 +66,9 @@ type Judgement struct {
 	Findings     []Finding      `json:"findings"`
 }
 
-// Judge gives the verdict of a run from its history and (for openstudio) the state it left.
+// Judge gives the verdict of a run from its history and (for openstudio) the state it left. A nil
+// state means the files were not read: only the records are judged, and a run without findings
+// is inconclusive.
 func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if o.Ignore == nil {
 		o.Ignore = h.Header.Ignore
@@ -120,9 +122,6 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	}
 	switch h.Header.Profile {
 	case "openstudio":
-		if st == nil {
-			st = snapshot.NewState()
-		}
 		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
 		c := ContentionOf(h)
 		j.Contention = &c
@@ -161,6 +160,9 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		}
 		if h.Header.Profile == "openstudio" {
 			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions)...)
+			if st == nil {
+				j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
+			}
 		}
 		if n := JobsNotFinished(h); h.Header.Profile == "jobs" && n > 0 {
 			j.Reasons = append(j.Reasons, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))

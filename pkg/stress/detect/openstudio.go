@@ -117,9 +117,13 @@ func byDir(st *snapshot.State, dirs map[string]bool) map[string][]string {
 	return out
 }
 
-// OpenStudio diffs the state against the expected state of the openstudio profile.
+// OpenStudio diffs the state against the expected state of the openstudio profile. With a nil
+// state (the files were not read) only the records are judged.
 func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Finding {
 	r := index(h)
+	if st == nil {
+		return judgeRecords(r)
+	}
 	dirs := map[string]bool{}
 	for _, d := range Dirs(h) {
 		dirs[d] = true

@@ -42,7 +42,7 @@ type HTTP struct {
 func (p *HTTP) Source() attack.Source {
 	p.hasTmpl = strings.Contains(p.Body, "{{")
 	for _, t := range p.Targets {
-		p.urls = append(p.urls, t.URL.String())
+		p.urls = append(p.urls, t.URL.Redacted()) // for the history only: never a password
 		p.parsed = append(p.parsed, t.URL)
 	}
 	p.body = []byte(p.Body)

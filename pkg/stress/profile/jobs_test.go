@@ -15,6 +15,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
@@ -28,6 +31,7 @@ func jobAPI(t *testing.T, cfg sandbox.Config) string {
 	t.Helper()
 	cfg.StateDir = t.TempDir()
 	cfg.Jobs.APIToken = jobsToken
+	cfg.Masters = []redis.UniversalClient{testenv.StartRedis(t).Client()}
 	ctx, cancel := context.WithCancel(context.Background())
 	s, err := sandbox.New(ctx, cfg)
 	if err != nil {

@@ -90,6 +90,8 @@ type OpenStudio struct {
 	TailFraction float64
 	TailParts    int
 	TailWait     time.Duration
+	// Concurrency is the load's concurrency: at most Requests-Concurrency requests are held back.
+	Concurrency int
 
 	seq       atomic.Int64
 	next      atomic.Int64
@@ -192,7 +194,7 @@ func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
 // call sends one setup or read-back request synchronously and returns its record.
 func (p *OpenStudio) call(ctx context.Context, i int, seq int64, op, method, path, ctype string, body []byte) *history.Record {
 	t := p.Targets[i%len(p.Targets)].URL
-	rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: op, Target: t.String(), Method: method, Path: path}
+	rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: op, Target: t.Redacted(), Method: method, Path: path}
 	rec.Start = p.now()
 	var rd io.Reader
 	if body != nil {
@@ -397,7 +399,7 @@ func (p *OpenStudio) op(i int64) *osOp {
 	if kind == history.OpStart {
 		t = p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
 	}
-	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.String(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}}
+	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}}
 	return o
 }
 

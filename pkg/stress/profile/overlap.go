@@ -13,7 +13,7 @@ import (
 // moments. A load that ends before a worker wakes never races an upload against an extraction.
 // So the last part of the load waits for the workers: it is released in parts, each once a job
 // of the run has been seen to leave "queued" since the previous part (a worker is extracting
-// now), or after TailWait.
+// now), or after TailWait. Only requests beyond the first Concurrency are held back.
 const (
 	// DefaultTailFraction is the part of the load held back for the workers.
 	DefaultTailFraction = 1.0 / 3
@@ -60,6 +60,11 @@ func (p *OpenStudio) newTail() *tail {
 		wait = DefaultTailWait
 	}
 	held := int64(float64(p.Requests) * frac)
+	if p.Concurrency > 0 {
+		// The first Concurrency requests always go at once: a load of N <= C requests is one
+		// burst, and nothing is held back that the concurrency would have sent.
+		held = min(held, int64(p.Requests-p.Concurrency))
+	}
 	if frac < 0 || p.effectiveMix().Start == 0 || held < int64(parts) || p.Requests < 3*len(p.analyses) {
 		return nil // no extraction to wait for, or too small a load to split
 	}

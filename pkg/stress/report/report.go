@@ -48,6 +48,9 @@ type Report struct {
 	// extractions could be judged (openstudio).
 	Operations  []detect.OpStats    `json:"operations,omitempty"`
 	Extractions *detect.Extractions `json:"extractions,omitempty"`
+	// WorkerWaits says how the held-back last part of an openstudio load waited for the target's
+	// workers (so that uploads and extractions overlap), one entry per part.
+	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
 
 	Partial    bool     `json:"partial"`
 	StopReason string   `json:"stop_reason,omitempty"`
@@ -77,6 +80,16 @@ type Target struct {
 	Queue        string `json:"queue,omitempty"`
 	MaxActive    int    `json:"max_active,omitempty"`
 	StartAllowed bool   `json:"start_allowed"`
+}
+
+// WorkerWait is one held-back part of the load: how far into the run it was released, how long it
+// waited, whether a worker was seen taking a job (else the wait ran out), and how many jobs had
+// left "queued" by then.
+type WorkerWait struct {
+	AtS     float64 `json:"at_s"`
+	WaitedS float64 `json:"waited_s"`
+	Worker  bool    `json:"worker_seen"`
+	JobsRan int     `json:"jobs_ran"`
 }
 
 // Workload is the Deployment under test, when --kubeconfig and --deployment are given.
