@@ -100,6 +100,9 @@ type OpenStudio struct {
 	dataPts   map[string][]string // analysis -> acknowledged data points
 	uploaded  map[string]bool     // analyses with an acknowledged upload
 	started   map[string]bool     // analyses with an acknowledged start
+	pendingUp map[string]int      // analysis -> uploads made and not yet answered
+	pendingDP map[string]int      // analysis -> data point creates made and not yet answered
+	acked     *sync.Cond          // on mu: broadcast when a request is answered
 	createdDP []dpRec
 	tail      *tail
 }
@@ -119,6 +122,7 @@ func (p *OpenStudio) now() time.Time {
 // Setup creates the project (unless one is given) and the analyses, one POST each.
 func (p *OpenStudio) Setup(ctx context.Context) error {
 	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
+	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{}, sync.NewCond(&p.mu)
 	if p.Project == "" {
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
@@ -320,7 +324,10 @@ func extractID(m map[string]any) string {
 // waits for the target's workers (overlap.go).
 func (p *OpenStudio) Source() attack.Source {
 	p.tail = p.newTail()
+	var once sync.Once
 	return attack.SourceFunc(func(ctx context.Context) (attack.Op, bool) {
+		// Operations waiting for an acknowledgement wake up when the run ends.
+		once.Do(func() { context.AfterFunc(ctx, func() { p.mu.Lock(); p.acked.Broadcast(); p.mu.Unlock() }) })
 		i := p.next.Add(1) - 1
 		if i >= int64(p.Requests) {
 			return nil, false
@@ -329,7 +336,7 @@ func (p *OpenStudio) Source() attack.Source {
 		if ctx.Err() != nil {
 			return nil, false
 		}
-		return p.op(i), true
+		return p.op(ctx, i), true
 	})
 }
 
@@ -381,18 +388,38 @@ type osOp struct {
 	dpIdx  int
 }
 
-func (p *OpenStudio) op(i int64) *osOp {
+// op makes the i-th operation. A start needs an acknowledged upload of its analysis (a real client
+// starts an analysis only once its zip was uploaded: a start before that gets a job that can never
+// run), and a result file an acknowledged data point to attach to. While a request that may give
+// it is in flight the operation waits here, outside the attacker's count of requests in flight;
+// when none is, it becomes that request instead.
+func (p *OpenStudio) op(ctx context.Context, i int64) *osOp {
 	a := p.analyses[int(i)%len(p.analyses)]
 	seq := p.seq.Add(1)
 	kind := p.pick(i)
 	p.mu.Lock()
-	switch {
-	case kind == history.OpUploadFile && len(p.dataPts[a]) == 0:
-		kind = history.OpCreateDataPoint // nothing to attach a result to yet
-	case kind == history.OpStart && !p.uploaded[a]:
-		// A real client starts an analysis only once its zip was uploaded: a start before that
-		// gets a job that can never run.
-		kind = history.OpUpload
+	for ctx.Err() == nil {
+		if kind == history.OpUploadFile && len(p.dataPts[a]) == 0 {
+			if p.pendingDP[a] > 0 {
+				p.acked.Wait()
+				continue
+			}
+			kind = history.OpCreateDataPoint
+		}
+		if kind == history.OpStart && !p.uploaded[a] {
+			if p.pendingUp[a] > 0 {
+				p.acked.Wait()
+				continue
+			}
+			kind = history.OpUpload
+		}
+		break
+	}
+	switch kind {
+	case history.OpUpload:
+		p.pendingUp[a]++
+	case history.OpCreateDataPoint:
+		p.pendingDP[a]++
 	}
 	p.mu.Unlock()
 	t := p.Targets[int(i)%len(p.Targets)].URL
@@ -487,25 +514,27 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.body = nil
 	out := finish(o.rec, r, resp, o.p.now)
-	if (o.rec.Op == history.OpUpload || o.rec.Op == history.OpStart) && out == attack.Acknowledged {
-		o.p.mu.Lock()
-		if o.rec.Op == history.OpUpload {
-			o.p.uploaded[o.rec.Analysis] = true
-		} else {
-			o.p.started[o.rec.Analysis] = true
+	p, a, ok := o.p, o.rec.Analysis, out == attack.Acknowledged
+	p.mu.Lock()
+	switch o.rec.Op {
+	case history.OpUpload:
+		p.pendingUp[a]--
+		p.uploaded[a] = p.uploaded[a] || ok
+	case history.OpStart:
+		p.started[a] = p.started[a] || ok
+	case history.OpCreateDataPoint:
+		p.pendingDP[a]--
+		if ok {
+			id := o.rec.ID
+			if o.rec.Returned != "" {
+				id = o.rec.Returned
+			}
+			p.dataPts[a] = append(p.dataPts[a], id)
+			p.createdDP = append(p.createdDP, dpRec{a, id})
 		}
-		o.p.mu.Unlock()
 	}
-	if o.rec.Op == history.OpCreateDataPoint && out == attack.Acknowledged {
-		id := o.rec.ID
-		if o.rec.Returned != "" {
-			id = o.rec.Returned
-		}
-		o.p.mu.Lock()
-		o.p.dataPts[o.rec.Analysis] = append(o.p.dataPts[o.rec.Analysis], id)
-		o.p.createdDP = append(o.p.createdDP, dpRec{o.rec.Analysis, id})
-		o.p.mu.Unlock()
-	}
+	p.acked.Broadcast()
+	p.mu.Unlock()
 	o.p.Record(o.rec)
 	return out
 }
