@@ -195,7 +195,8 @@ func TestCleanupHistoryUsage(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--history", osHist}, "--run 0badc0de --state-dir"},
+		{[]string{"--history", osHist}, "pass --state-dir DIR"},
+		{[]string{"--history", jobs, "--state-dir", dir}, "leave out --state-dir"},
 		{[]string{"--history", jobs, "--run", "0badc0de"}, "leave out --run"},
 		{[]string{"--history", jobs, "--header", "bad"}, "--header"},
 		{[]string{"--history", filepath.Join(dir, "none.jsonl")}, "cannot read --history"},
