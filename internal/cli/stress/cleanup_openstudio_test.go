@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 )
 
 // notSandbox serves a sandbox replica behind a proxy whose GET /status does not say it is the
@@ -89,7 +90,11 @@ func TestCleanupThroughTheAPI(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
-		var v struct{ Analysis *struct{ ID string `json:"_id"` } }
+		var v struct {
+			Analysis *struct {
+				ID string `json:"_id"`
+			}
+		}
 		_ = json.NewDecoder(resp.Body).Decode(&v)
 		return v.Analysis != nil && v.Analysis.ID == id
 	}
@@ -131,7 +136,7 @@ func TestCleanupThroughTheAPI(t *testing.T) {
 	}
 	var run struct{ Run string }
 	_ = json.Unmarshal([]byte(strings.SplitN(string(b), "\n", 2)[0]), &struct{ Header *struct{ Run *string } }{&struct{ Run *string }{&run.Run}})
-	if left, _, _ := RunDirs(sb.StateDir, run.Run); run.Run == "" || len(left) != 0 {
+	if left, _, _ := cleanup.RunDirs(sb.StateDir, run.Run); run.Run == "" || len(left) != 0 {
 		t.Fatalf("run %q left directories %v", run.Run, left)
 	}
 	// Again: everything is already gone, nothing to do.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
@@ -197,14 +198,14 @@ func TestCleanupRemovesOnlyTheRun(t *testing.T) {
 		}
 		return string(out), 0
 	}
-	before, _, _ := RunDirs(sb.StateDir, first.rep.Run)
+	before, _, _ := cleanup.RunDirs(sb.StateDir, first.rep.Run)
 	if len(before) < 8 { // 4 analyses x (assets, extraction) + result dirs
 		t.Fatalf("run %s has %d directories", first.rep.Run, len(before))
 	}
 	if out, code := run("--dry-run"); code != 0 || !strings.Contains(out, "would remove") {
 		t.Fatalf("dry run: %d %s", code, out)
 	}
-	if after, _, _ := RunDirs(sb.StateDir, first.rep.Run); len(after) != len(before) {
+	if after, _, _ := cleanup.RunDirs(sb.StateDir, first.rep.Run); len(after) != len(before) {
 		t.Fatal("the dry run removed something")
 	}
 	if out, code := run(); code != 2 || !strings.Contains(out, "--yes") {
@@ -213,10 +214,10 @@ func TestCleanupRemovesOnlyTheRun(t *testing.T) {
 	if out, code := run("--yes"); code != 0 || !strings.Contains(out, "removed") {
 		t.Fatalf("cleanup: %d %s", code, out)
 	}
-	if after, _, _ := RunDirs(sb.StateDir, first.rep.Run); len(after) != 0 {
+	if after, _, _ := cleanup.RunDirs(sb.StateDir, first.rep.Run); len(after) != 0 {
 		t.Fatalf("left %v", after)
 	}
-	if others, _, _ := RunDirs(sb.StateDir, second.rep.Run); len(others) < 8 {
+	if others, _, _ := cleanup.RunDirs(sb.StateDir, second.rep.Run); len(others) < 8 {
 		t.Fatalf("the other run lost directories: %d left", len(others))
 	}
 	if _, err := os.Stat(stranger); err != nil {

@@ -167,12 +167,12 @@ func TestCleanupValidation(t *testing.T) {
 }
 
 func TestParseHeaders(t *testing.T) {
-	h, err := parseHeaders([]string{"X-A: 1", "x-a:2", "Authorization: Bearer t"})
+	h, err := cmdutil.ParseHeaders([]string{"X-A: 1", "x-a:2", "Authorization: Bearer t"})
 	if err != nil || strings.Join(h["X-A"], ",") != "1,2" || h.Get("Authorization") != "Bearer t" {
 		t.Fatalf("%v %v", h, err)
 	}
 	for _, bad := range []string{"no colon", ": v", "X A: v", "X-A: a\r\nInjected: 1", "X-A: a\x00"} {
-		if _, err := parseHeaders([]string{bad}); err == nil || cmdutil.ExitCode(err) != 2 {
+		if _, err := cmdutil.ParseHeaders([]string{bad}); err == nil || cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%q: %v, want a usage error", bad, err)
 		}
 	}

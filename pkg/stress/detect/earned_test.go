@@ -3,6 +3,7 @@ package detect
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -91,5 +92,30 @@ func TestFilesNotRead(t *testing.T) {
 	}
 	if j := Judge(s.h, nil, Options{}); j.Verdict != Races || j.Counts[Lost] != 3 {
 		t.Fatalf("lost records are found without the files: %s %v", j.Verdict, j.Counts)
+	}
+}
+
+func TestPct(t *testing.T) {
+	for f, want := range map[float64]string{0.995: "99.5%", 0.999: "99.9%", 0.9995: "99.95%", 0.5: "50%", 1: "100%", 0: "0%", 0.12345: "12.35%"} {
+		if got := Pct(f); got != want {
+			t.Errorf("Pct(%v) = %s, want %s", f, got, want)
+		}
+	}
+}
+
+// TestZeroThresholdIsNoRequirement: a run that set --min-contended 0 (a serial run) is not held
+// to the default.
+func TestZeroThresholdIsNoRequirement(t *testing.T) {
+	s := buildScenario(t, 3, t.TempDir())
+	for i := range s.h.Records {
+		if r := &s.h.Records[i]; r.Kind == history.KindRequest && !r.Setup {
+			r.Start, r.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second+time.Millisecond) // one at a time
+		}
+	}
+	if j := Judge(s.h, s.reread(t), Options{MinContended: 0.5}); j.Verdict != Inconclusive {
+		t.Fatalf("serial run with min-contended 0.5: %s %v", j.Verdict, j.Reasons)
+	}
+	if j := Judge(s.h, s.reread(t), Options{MinContended: 0}); j.Verdict != Clean {
+		t.Fatalf("serial run with min-contended 0: %s %v", j.Verdict, j.Reasons)
 	}
 }

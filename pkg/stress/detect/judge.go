@@ -3,8 +3,11 @@ package detect
 import (
 	"fmt"
 	"sort"
+	"strconv"
+	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
@@ -20,11 +23,11 @@ const (
 type Options struct {
 	// Ignore lists base-name globs of files the app itself generates. Nil means DefaultIgnore.
 	Ignore []string
-	// MinAcknowledged is the acknowledged fraction of load requests a clean verdict needs. The
-	// default is 0.5.
+	// MinAcknowledged is the acknowledged fraction of load requests a clean verdict needs; 0 is
+	// no requirement. (osctl stress passes its flag, 0.5 by default; OptionsOf reads a run's.)
 	MinAcknowledged float64
-	// MinContended is the fraction of analyses that must have seen two or more overlapping writes.
-	// The default is 0.5.
+	// MinContended is the fraction of analyses that must have seen two or more overlapping
+	// writes; 0 is no requirement.
 	MinContended float64
 	// MaxActive is the jobs ceiling; 0 takes the history header's.
 	MaxActive int
@@ -34,6 +37,41 @@ type Options struct {
 	Partial *bool
 	// Settled reports whether the state was read after the target settled; nil takes the footer's.
 	Settled *bool
+	// Load, when given, are the attacker's own counts of the load requests (the http profile keeps
+	// no records unless a history is written); otherwise the history's records are counted.
+	Load *LoadCounts
+	// Transport, with Load, counts the load requests that got no answer and the first one's error
+	// (otherwise they are read from the records): an inconclusive run says what they got.
+	Transport TransportFailures
+}
+
+// LoadCounts are load requests by outcome.
+type LoadCounts struct {
+	Total, Acknowledged, Rejected, Ambiguous int
+}
+
+// TransportFailures are the load requests that got no answer (transport errors or timeouts).
+type TransportFailures struct {
+	Count int64
+	First string
+}
+
+// OptionsOf returns the thresholds and settings a run used, from its history's header: what
+// `osctl stress judge` applies unless a flag of its own overrides one.
+func OptionsOf(h *history.History) Options {
+	o := Options{Ignore: h.Header.Ignore, MinAcknowledged: h.Header.MinAcknowledged, MinContended: h.Header.MinContended, MaxActive: h.Header.MaxActive}
+	if d, err := time.ParseDuration(h.Header.Grace); err == nil {
+		o.Grace = d
+	}
+	return o
+}
+
+// Pct formats a fraction as a percentage precise enough to tell 99.5% from 99.9% (and 99.95%):
+// at most two decimals, trailing zeros dropped.
+func Pct(f float64) string {
+	s := strconv.FormatFloat(100*f, 'f', 2, 64)
+	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	return s + "%"
 }
 
 // Contention is what the run achieved on the server (contract section 6).
@@ -76,12 +114,6 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 			o.Ignore = DefaultIgnore
 		}
 	}
-	if o.MinAcknowledged == 0 {
-		o.MinAcknowledged = 0.5
-	}
-	if o.MinContended == 0 {
-		o.MinContended = 0.5
-	}
 	if o.Grace == 0 {
 		o.Grace = time.Second
 		if d, err := time.ParseDuration(h.Header.Grace); err == nil && d > 0 {
@@ -106,15 +138,28 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	case h.Footer != nil:
 		j.Settled = h.Footer.Settled
 	}
-	for i := range h.Records {
-		r := &h.Records[i]
-		if r.Kind != history.KindRequest || r.Setup {
-			continue
-		}
-		j.Load++
-		j.Outcomes[r.Outcome]++
-		if r.Applied() {
-			j.Acknowledged++
+	tr := o.Transport
+	if o.Load != nil {
+		j.Load, j.Acknowledged = o.Load.Total, o.Load.Acknowledged
+		j.Outcomes = map[string]int{history.Acknowledged: o.Load.Acknowledged, history.Rejected: o.Load.Rejected, history.Ambiguous: o.Load.Ambiguous}
+	} else {
+		tr = TransportFailures{}
+		for i := range h.Records {
+			r := &h.Records[i]
+			if r.Kind != history.KindRequest || r.Setup {
+				continue
+			}
+			j.Load++
+			j.Outcomes[r.Outcome]++
+			if r.Applied() {
+				j.Acknowledged++
+			}
+			if r.Error != "" && r.Status == 0 {
+				tr.Count++
+				if tr.First == "" {
+					tr.First = r.Error
+				}
+			}
 		}
 	}
 	if j.Load > 0 {
@@ -150,10 +195,10 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		if j.Load == 0 {
 			j.Reasons = append(j.Reasons, "no load request was sent")
 		} else if j.AckFraction < o.MinAcknowledged {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %.0f%% of requests were acknowledged (at least %.0f%% needed)", 100*j.AckFraction, 100*o.MinAcknowledged))
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %s of requests were acknowledged (at least %s needed)", Pct(j.AckFraction), Pct(o.MinAcknowledged)))
 		}
 		if j.Contention != nil && j.Contention.Fraction < o.MinContended {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %.0f%% needed): raise --concurrency or lower --analyses", j.Contention.Contended, j.Contention.Analyses, 100*o.MinContended))
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise --concurrency or lower --analyses", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
 		}
 		if h.Header.Profile == "openstudio" && !j.Settled {
 			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise --settle-timeout")
@@ -174,6 +219,9 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		}
 		if len(j.Reasons) > 0 {
 			j.Verdict, j.Conclusive = Inconclusive, false
+			if tr.Count > 0 && tr.First != "" {
+				j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", tr.Count, redact.Text(tr.First)))
+			}
 		}
 	}
 	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })

@@ -66,14 +66,17 @@ type Record struct {
 	Size      int64     `json:"size,omitempty"`
 	Manifest  []Entry   `json:"manifest,omitempty"` // a zip's entries
 	Start     time.Time `json:"start,omitzero"`
-	End       time.Time `json:"end,omitzero"`
-	Status    int       `json:"status,omitempty"`
-	BodyCode  int       `json:"body_code,omitempty"`
-	ID        string    `json:"id,omitempty"` // the id the request asked for (client-chosen uuid), or the id read back
-	Returned  string    `json:"returned_id,omitempty"`
-	Outcome   string    `json:"outcome,omitempty"`
-	Error     string    `json:"error,omitempty"`
-	Timeout   bool      `json:"timeout,omitempty"`
+	// Intended is when an open-loop request should have gone out, when that was before Start:
+	// its latency counts from then (no coordinated omission).
+	Intended time.Time `json:"intended,omitzero"`
+	End      time.Time `json:"end,omitzero"`
+	Status   int       `json:"status,omitempty"`
+	BodyCode int       `json:"body_code,omitempty"`
+	ID       string    `json:"id,omitempty"` // the id the request asked for (client-chosen uuid), or the id read back
+	Returned string    `json:"returned_id,omitempty"`
+	Outcome  string    `json:"outcome,omitempty"`
+	Error    string    `json:"error,omitempty"`
+	Timeout  bool      `json:"timeout,omitempty"`
 	// Body is the start of the answer's body when the request was not acknowledged (or a
 	// read-back found nothing): what the server said, for the report's reasons.
 	Body string `json:"body,omitempty"`
@@ -144,10 +147,17 @@ type StateRun struct {
 // Header is the first line of a history: what was run, against what, with which judgement
 // parameters.
 type Header struct {
-	Schema      int      `json:"schema"`
-	Run         string   `json:"run"`
-	Profile     string   `json:"profile"`
-	Targets     []string `json:"targets"`
+	Schema  int      `json:"schema"`
+	Run     string   `json:"run"`
+	Profile string   `json:"profile"`
+	Targets []string `json:"targets"`
+	// TargetInfo is what each target said it is (in the order of Targets).
+	TargetInfo []TargetInfo `json:"target_info,omitempty"`
+	// Rate, Duration and FileLimit are the load's bounds: requests per second (0: closed loop),
+	// how long it could send, and the open-files limit it ran with.
+	Rate        float64  `json:"rate,omitempty"`
+	Duration    string   `json:"duration,omitempty"`
+	FileLimit   uint64   `json:"open_files_limit,omitempty"`
 	Requests    int      `json:"requests"`
 	Concurrency int      `json:"concurrency"`
 	Analyses    int      `json:"analyses,omitempty"`
@@ -157,10 +167,14 @@ type Header struct {
 	// 0 when no target may receive it).
 	Mix       map[string]int `json:"mix,omitempty"`
 	MaxActive int            `json:"max_active,omitempty"`
-	Grace     string         `json:"grace,omitempty"`
-	Started   time.Time      `json:"started"`
-	Version   string         `json:"osctl_version,omitempty"`
-	Generator string         `json:"generator,omitempty"`
+	// MinAcknowledged and MinContended are the run's thresholds for a clean verdict (0: no
+	// requirement); `osctl stress judge` applies them unless told otherwise.
+	MinAcknowledged float64   `json:"min_acknowledged"`
+	MinContended    float64   `json:"min_contended"`
+	Grace           string    `json:"grace,omitempty"`
+	Started         time.Time `json:"started"`
+	Version         string    `json:"osctl_version,omitempty"`
+	Generator       string    `json:"generator,omitempty"`
 
 	// jobs profile: the service's dispatch tick, the status poll interval and how long one job
 	// was followed. A queued job is stranded only after Grace + DispatchInterval + Poll.
@@ -176,6 +190,44 @@ type Footer struct {
 	Reason   string    `json:"reason,omitempty"`
 	// Settled is false when the state was read before the target stopped changing.
 	Settled bool `json:"settled"`
+	// What the run observed beyond the requests, so that judging the history again gives the
+	// run's own report: how requests were sent, the notices it gave, how long it waited for the
+	// target to settle, how the held-back load waited for the workers, and the Deployment under
+	// test.
+	Engine      string       `json:"engine,omitempty"`
+	Notices     []string     `json:"notices,omitempty"`
+	SettleWait  float64      `json:"settle_wait_s,omitempty"`
+	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
+	Workload    *Workload    `json:"workload,omitempty"`
+}
+
+// WorkerWait is one held-back part of an openstudio load: how far into the run it was released,
+// how long it waited, whether a worker of the target was seen taking a job (else the wait ran
+// out), and how many jobs had left "queued" by then.
+type WorkerWait struct {
+	AtS     float64 `json:"at_s"`
+	WaitedS float64 `json:"waited_s"`
+	Worker  bool    `json:"worker_seen"`
+	JobsRan int     `json:"jobs_ran"`
+}
+
+// Workload is the Deployment under test, when the run was told it.
+type Workload struct {
+	Namespace  string `json:"namespace"`
+	Deployment string `json:"deployment"`
+	Image      string `json:"image"`
+	Replicas   int32  `json:"replicas"`
+}
+
+// TargetInfo is what one target said it is when the run probed it (GET /status).
+type TargetInfo struct {
+	URL          string `json:"url"`
+	Sandbox      bool   `json:"sandbox"`
+	Replica      *int   `json:"replica,omitempty"`
+	Locking      string `json:"locking,omitempty"`
+	Queue        string `json:"queue,omitempty"`
+	MaxActive    int    `json:"max_active,omitempty"`
+	StartAllowed bool   `json:"start_allowed"`
 }
 
 // Describe says what one request got, for a reason or an error: the transport error, or the status

@@ -124,6 +124,9 @@ func (o *httpOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		if r.Err != nil {
 			rec.Error, rec.Timeout = r.Err.Error(), r.Timeout
 		}
+		if r.Intended.Before(r.Start) {
+			rec.Intended = r.Intended
+		}
 		o.p.Record(rec)
 	}
 	return out

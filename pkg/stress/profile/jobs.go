@@ -201,6 +201,9 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	ans := readAnswer(resp)
 	r.End = p.now()
 	rec.Start, rec.End, rec.Status = r.Start, r.End, r.Status
+	if r.Intended.Before(r.Start) {
+		rec.Intended = r.Intended
+	}
 	if r.Err != nil {
 		rec.Error, rec.Timeout = r.Err.Error(), r.Timeout
 	}

@@ -129,8 +129,8 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		// Only fields the Project model has (it is not dynamic: an unknown key answers 500); the
 		// nonce goes into the name.
 		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": nonce, "display_name": "osctl stress " + p.Run}})
-		rec := p.call(ctx, 0, seq, history.OpCreateProject, http.MethodPost, "/projects.json", "application/json", body)
-		rec.Setup, rec.Nonce = true, nonce
+		rec := &history.Record{Seq: seq, Op: history.OpCreateProject, Method: http.MethodPost, Path: "/projects.json", Setup: true, Nonce: nonce}
+		p.call(ctx, 0, rec, "application/json", body)
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
 			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", rec.Describe())
@@ -148,8 +148,9 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 			"uuid": id, "name": nonce, "display_name": "osctl stress " + p.Run,
 			"problem": map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
 		}})
-		rec := p.call(ctx, i, seq, history.OpCreateAnalysis, http.MethodPost, "/projects/"+url.PathEscape(p.Project)+"/analyses.json", "application/json", body)
-		rec.Setup, rec.Nonce, rec.Project, rec.Analysis, rec.ID = true, nonce, p.Project, id, id
+		rec := &history.Record{Seq: seq, Op: history.OpCreateAnalysis, Method: http.MethodPost, Path: "/projects/" + url.PathEscape(p.Project) + "/analyses.json",
+			Setup: true, Nonce: nonce, Project: p.Project, Analysis: id, ID: id}
+		p.call(ctx, i, rec, "application/json", body)
 		p.Record(rec)
 		ids[i] = id
 		if rec.Returned != "" && rec.Returned != id {
@@ -169,7 +170,30 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		e, _ := firstErr.Load().(string)
 		return fmt.Errorf("no analysis could be created (%s)", e)
 	}
+	p.seed(ctx)
 	return nil
+}
+
+// seed uploads each analysis's first zip and creates its first data point, as part of the setup,
+// as a real client does before it starts an analysis or posts results: the load can then send
+// starts and result files from its first request on. An analysis whose seed failed gets them in
+// the load, once an upload or data point of it is acknowledged.
+func (p *OpenStudio) seed(ctx context.Context) {
+	p.parallel(ctx, len(p.analyses), func(i int) {
+		a := p.analyses[i]
+		for _, op := range []string{history.OpUpload, history.OpCreateDataPoint} {
+			seq := p.seq.Add(1)
+			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}
+			body, ctype, err := p.body(rec)
+			if err != nil {
+				rec.Kind, rec.Error, rec.Outcome = history.KindRequest, err.Error(), history.Rejected
+			} else {
+				p.call(ctx, i, rec, ctype, body)
+			}
+			p.answered(rec, rec.Outcome == history.Acknowledged)
+			p.Record(rec)
+		}
+	})
 }
 
 func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
@@ -195,19 +219,19 @@ func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// call sends one setup or read-back request synchronously and returns its record.
-func (p *OpenStudio) call(ctx context.Context, i int, seq int64, op, method, path, ctype string, body []byte) *history.Record {
+// call sends one setup request synchronously: rec names it (op, method, path) and gets the rest.
+func (p *OpenStudio) call(ctx context.Context, i int, rec *history.Record, ctype string, body []byte) {
 	t := p.Targets[i%len(p.Targets)].URL
-	rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: op, Target: t.Redacted(), Method: method, Path: path}
+	rec.Kind, rec.Target = history.KindRequest, t.Redacted()
 	rec.Start = p.now()
 	var rd io.Reader
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, method, join(t, path), rd)
+	req, err := http.NewRequestWithContext(ctx, rec.Method, join(t, rec.Path), rd)
 	if err != nil {
 		rec.End, rec.Error, rec.Outcome = p.now(), err.Error(), history.Rejected
-		return rec
+		return
 	}
 	if ctype != "" {
 		req.Header.Set("Content-Type", ctype)
@@ -227,7 +251,6 @@ func (p *OpenStudio) call(ctx context.Context, i int, seq int64, op, method, pat
 		resp.Body.Close()
 	}
 	rec.Outcome = out.String()
-	return rec
 }
 
 // finish fills a record from a result and response (reading the body) and returns the outcome.
@@ -238,6 +261,9 @@ func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func
 	}
 	r.End = now()
 	rec.Start, rec.End, rec.Status = r.Start, r.End, r.Status
+	if r.Intended.Before(r.Start) {
+		rec.Intended = r.Intended
+	}
 	if r.Err != nil {
 		rec.Error = r.Err.Error()
 		rec.Timeout = r.Timeout
@@ -385,7 +411,6 @@ type osOp struct {
 	target *url.URL
 	ctype  string
 	body   []byte
-	dpIdx  int
 }
 
 // op makes the i-th operation. A start needs an acknowledged upload of its analysis (a real client
@@ -430,30 +455,30 @@ func (p *OpenStudio) op(ctx context.Context, i int64) *osOp {
 	return o
 }
 
-// build makes the body; done lazily in Request so that only requests being sent hold one.
-func (o *osOp) build() error {
-	p, rec := o.p, o.rec
+// body makes a request's body and fills the record with what it sends (path, file, hashes,
+// manifest). Load requests make it in Request, so that only requests being sent hold one.
+func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
 	switch rec.Op {
 	case history.OpUpload:
 		z, man, err := BuildZip(rec.Nonce)
 		if err != nil {
-			return err
+			return nil, "", err
 		}
 		rec.File, rec.Hash, rec.Size, rec.Manifest, rec.Generator = ZipName(p.Run), Sum(z), int64(len(z)), man, ZipGenerator
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/upload.json"
-		o.body, o.ctype = multipartBody(nil, "file", rec.File, "application/zip", z)
+		body, ctype := multipartBody(nil, "file", rec.File, "application/zip", z)
+		return body, ctype, nil
 	case history.OpStart:
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/action.json"
-		o.body, _ = json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run"})
-		o.ctype = "application/json"
+		body, _ := json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run"})
+		return body, "application/json", nil
 	case history.OpCreateDataPoint:
-		o.dpIdx = int(rec.Seq)
 		rec.ID = DataPointID(p.Run, int(rec.Seq))
 		rec.DataPoint = rec.ID
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/data_points.json"
 		// Only DataPoint fields (the model is not dynamic); the nonce goes into the name.
-		o.body, _ = json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": rec.Nonce, "description": "osctl stress " + p.Run}})
-		o.ctype = "application/json"
+		body, _ := json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": rec.Nonce, "description": "osctl stress " + p.Run}})
+		return body, "application/json", nil
 	case history.OpUploadFile:
 		p.mu.Lock()
 		dps := p.dataPts[rec.Analysis]
@@ -462,9 +487,10 @@ func (o *osOp) build() error {
 		content := resultBody(rec.Nonce, rec.Seq)
 		rec.File, rec.Hash, rec.Size = ResultName(p.Run, rec.Seq), Sum(content), int64(len(content))
 		rec.Path = "/data_points/" + url.PathEscape(rec.DataPoint) + "/upload_file.json"
-		o.body, o.ctype = multipartBody(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
+		body, ctype := multipartBody(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
+		return body, ctype, nil
 	}
-	return nil
+	return nil, "", fmt.Errorf("unknown operation %q", rec.Op)
 }
 
 func resultBody(nonce string, seq int64) []byte {
@@ -497,7 +523,8 @@ func multipartBody(fields map[string]string, field, filename, ctype string, cont
 
 // Request implements attack.Op.
 func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
-	if err := o.build(); err != nil {
+	var err error
+	if o.body, o.ctype, err = o.p.body(o.rec); err != nil {
 		return nil, err
 	}
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, join(o.target, o.rec.Path), bytes.NewReader(o.body))
@@ -510,31 +537,42 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 	return req, nil
 }
 
-// Done implements attack.Op.
-func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
-	o.body = nil
-	out := finish(o.rec, r, resp, o.p.now)
-	p, a, ok := o.p, o.rec.Analysis, out == attack.Acknowledged
+// answered notes what an answered request made possible: an acknowledged upload lets its
+// analysis be started, an acknowledged data point gets result files. It wakes the operations
+// waiting for that.
+func (p *OpenStudio) answered(rec *history.Record, ok bool) {
+	a := rec.Analysis
 	p.mu.Lock()
-	switch o.rec.Op {
+	defer p.mu.Unlock()
+	switch rec.Op {
 	case history.OpUpload:
-		p.pendingUp[a]--
+		if !rec.Setup {
+			p.pendingUp[a]--
+		}
 		p.uploaded[a] = p.uploaded[a] || ok
 	case history.OpStart:
 		p.started[a] = p.started[a] || ok
 	case history.OpCreateDataPoint:
-		p.pendingDP[a]--
+		if !rec.Setup {
+			p.pendingDP[a]--
+		}
 		if ok {
-			id := o.rec.ID
-			if o.rec.Returned != "" {
-				id = o.rec.Returned
+			id := rec.ID
+			if rec.Returned != "" {
+				id = rec.Returned
 			}
 			p.dataPts[a] = append(p.dataPts[a], id)
 			p.createdDP = append(p.createdDP, dpRec{a, id})
 		}
 	}
 	p.acked.Broadcast()
-	p.mu.Unlock()
+}
+
+// Done implements attack.Op.
+func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
+	o.body = nil
+	out := finish(o.rec, r, resp, o.p.now)
+	o.p.answered(o.rec, out == attack.Acknowledged)
 	o.p.Record(o.rec)
 	return out
 }

@@ -3,10 +3,13 @@
 package report
 
 import (
+	"encoding/json"
+	"io"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // Schema names the report's format; SchemaVersion changes when a field changes meaning.
@@ -72,33 +75,13 @@ type Report struct {
 }
 
 // Target is one target of the run and what it said it is.
-type Target struct {
-	URL          string `json:"url"`
-	Sandbox      bool   `json:"sandbox"`
-	Replica      *int   `json:"replica,omitempty"`
-	Locking      string `json:"locking,omitempty"`
-	Queue        string `json:"queue,omitempty"`
-	MaxActive    int    `json:"max_active,omitempty"`
-	StartAllowed bool   `json:"start_allowed"`
-}
+type Target = history.TargetInfo
 
-// WorkerWait is one held-back part of the load: how far into the run it was released, how long it
-// waited, whether a worker was seen taking a job (else the wait ran out), and how many jobs had
-// left "queued" by then.
-type WorkerWait struct {
-	AtS     float64 `json:"at_s"`
-	WaitedS float64 `json:"waited_s"`
-	Worker  bool    `json:"worker_seen"`
-	JobsRan int     `json:"jobs_ran"`
-}
+// WorkerWait is one held-back part of the load (history.WorkerWait).
+type WorkerWait = history.WorkerWait
 
 // Workload is the Deployment under test, when --kubeconfig and --deployment are given.
-type Workload struct {
-	Namespace  string `json:"namespace"`
-	Deployment string `json:"deployment"`
-	Image      string `json:"image"`
-	Replicas   int32  `json:"replicas"`
-}
+type Workload = history.Workload
 
 // Bucket is one bar of the latency histogram: requests whose latency is in [From, To) ms.
 type Bucket struct {
@@ -129,4 +112,11 @@ func (r *Report) ExitCode() int {
 	default:
 		return 2
 	}
+}
+
+// WriteJSON writes the report as indented JSON (what --report writes).
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
 }

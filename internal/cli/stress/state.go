@@ -1,0 +1,54 @@
+package stress
+
+import (
+	"context"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// stateFlags say where the run's part of the volume is read: a directory here, or one exec in a
+// pod that mounts it.
+type stateFlags struct{ Dir, Pod, Container, Mount string }
+
+func (s *stateFlags) add(cmd *cobra.Command, pod bool) {
+	fl := cmd.Flags()
+	fl.StringVar(&s.Dir, "state-dir", "", "openstudio: the shared volume's root on this machine (the sandbox's state dir, or the NFS mount)")
+	if pod {
+		fl.StringVar(&s.Pod, "state-pod", "", "openstudio: read the state through one exec in this pod (namespace from -n), which mounts the volume")
+		fl.StringVar(&s.Container, "state-container", "", "container of --state-pod (default its first)")
+		fl.StringVar(&s.Mount, "state-mount", "/mnt/openstudio", "the volume's mount path inside --state-pod")
+	}
+}
+
+func (s *stateFlags) validate() error {
+	if s.Dir != "" && s.Pod != "" {
+		return cmdutil.Usage("--state-dir and --state-pod both say where the state is: pass one")
+	}
+	return nil
+}
+
+// reader is the state reader the flags name (nil: none).
+func (s *stateFlags) reader(f *cmdutil.Factory) (snapshot.Reader, error) {
+	switch {
+	case s.Dir != "":
+		return snapshot.Local{Root: s.Dir}, nil
+	case s.Pod != "":
+		kc, err := f.Kube()
+		if err != nil {
+			return nil, err
+		}
+		return snapshot.Pod{REST: kc.REST, Clientset: kc.Clientset, Namespace: kc.Namespace, Name: s.Pod, Container: s.Container, Mount: s.Mount}, nil
+	}
+	return nil, nil
+}
+
+// read reads the state of the given directories, or returns nil without a reader.
+func read(ctx context.Context, r snapshot.Reader, dirs []string) (*snapshot.State, error) {
+	if r == nil {
+		return nil, nil
+	}
+	return r.Read(ctx, dirs)
+}

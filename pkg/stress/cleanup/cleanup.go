@@ -1,0 +1,243 @@
+// Package cleanup removes what one stress run left, and nothing else: its directories on the
+// volume (named after the run id), its analyses through the real server's API, or a jobs run's
+// jobs through the job API. Plan says what would go; Apply does it.
+package cleanup
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+)
+
+// Result is what cleanup did (or, with DryRun, would do).
+type Result struct {
+	Run     string `json:"run"`
+	Profile string `json:"profile,omitempty"`
+	DryRun  bool   `json:"dry_run"`
+	// Target is the server the analyses are deleted through; empty for the sandbox (whose records
+	// go with its state directory) and for a run cleaned up by --run.
+	Target   string                     `json:"target,omitempty"`
+	Analyses []profile.AnalysisDeletion `json:"analyses,omitempty"`
+	// Removed are the run's directories on the volume, and Files how many files they hold.
+	Removed []string `json:"removed"`
+	Files   int      `json:"files"`
+	// Jobs are a jobs run's jobs, and what deleting each did; Unknown counts the submits that
+	// got no answer and no replay (their jobs' ids are unknown).
+	Jobs        []profile.JobDeletion `json:"jobs,omitempty"`
+	Deleted     int                   `json:"deleted,omitempty"`
+	AlreadyGone int                   `json:"already_gone,omitempty"`
+	NotDeleted  int                   `json:"not_deleted,omitempty"`
+	Unknown     int                   `json:"unknown_submits,omitempty"`
+}
+
+// Plan is a cleanup ready to be applied: Result says what it would do.
+type Plan struct {
+	Result
+	root     string
+	base     *url.URL
+	ids      []string
+	jobs     []profile.JobRef
+	client   profile.Doer
+	header   http.Header
+	replicas int
+}
+
+// Options say where a run's objects are.
+type Options struct {
+	// StateDir is the volume's root on this machine (the openstudio files).
+	StateDir string
+	// Target is the server to delete an openstudio run's analyses through (nil: the run's first
+	// target, which its history keeps without a password).
+	Target *url.URL
+	// Header goes with every job API request (X-ELB-API-Token).
+	Header http.Header
+	// Client sends the requests.
+	Client profile.Doer
+}
+
+// Files plans removing one run's directories under the volume root (--run ID --state-dir DIR).
+func Files(root, run string) (*Plan, error) {
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("--state-dir %s is not a directory", root)
+	}
+	dirs, files, err := RunDirs(root, run)
+	if err != nil {
+		return nil, fmt.Errorf("listing run %s: %v", run, err)
+	}
+	return &Plan{Result: Result{Run: run, DryRun: true, Removed: dirs, Files: files}, root: root}, nil
+}
+
+// ForHistory plans cleaning up the run of a history: an openstudio run's analyses (through the API,
+// unless the target is the sandbox) and files, or a jobs run's jobs.
+func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, error) {
+	switch h.Header.Profile {
+	case "openstudio":
+		return openStudio(ctx, h, o)
+	case "jobs":
+		if o.StateDir != "" || o.Target != nil {
+			return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out --state-dir and --target"}
+		}
+		jobs, unknown, err := profile.RunJobs(h)
+		if err != nil {
+			return nil, err
+		}
+		p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header}
+		replicas := map[string]bool{}
+		for _, j := range jobs {
+			replicas[j.Target] = true
+			p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: "would delete"})
+		}
+		p.replicas = len(replicas)
+		return p, nil
+	}
+	return nil, &UsageError{fmt.Sprintf("the history is of a %s run, which leaves nothing to clean up", h.Header.Profile)}
+}
+
+// UsageError says the cleanup asked for cannot be planned as given, and what to pass instead.
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// Empty reports whether the plan has nothing to do.
+func (p *Plan) Empty() bool {
+	return len(p.Removed) == 0 && len(p.jobs) == 0 && p.toDelete() == 0
+}
+
+func (p *Plan) toDelete() int {
+	n := 0
+	for _, d := range p.Analyses {
+		if d.Result == profile.DeleteDeleted {
+			n++
+		}
+	}
+	return n
+}
+
+// Question is what to ask before applying the plan.
+func (p *Plan) Question() string {
+	switch {
+	case p.jobs != nil:
+		return fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s)?", len(p.jobs), p.Run, p.replicas)
+	case p.Target != "":
+		return fmt.Sprintf("Delete %d analyses of stress run %s through %s, and remove %d directories (%d files) under %s?", p.toDelete(), p.Run, p.Target, len(p.Removed), p.Files, p.root)
+	}
+	return fmt.Sprintf("Remove %d directories (%d files) of stress run %s under %s?", len(p.Removed), p.Files, p.Run, p.root)
+}
+
+// Apply does what the plan says. It returns what was done even when it stops at an error.
+func (p *Plan) Apply(ctx context.Context) (*Result, error) {
+	r := p.Result
+	r.DryRun = false
+	if p.jobs != nil {
+		return p.applyJobs(ctx, r)
+	}
+	failed := 0
+	if p.Target != "" {
+		r.Analyses = profile.DeleteAnalyses(ctx, p.client, p.base, p.ids, false)
+		for _, d := range r.Analyses {
+			if d.Result == profile.DeleteFailed {
+				failed++
+			}
+		}
+	}
+	for i, d := range p.Removed {
+		if err := os.RemoveAll(d); err != nil {
+			r.Removed = p.Removed[:i]
+			return &r, fmt.Errorf("removing %s: %v (what is listed above was done)", d, err)
+		}
+	}
+	if failed > 0 {
+		return &r, fmt.Errorf("%d of %d analyses were not deleted (listed above); run cleanup again to retry", failed, len(p.ids))
+	}
+	return &r, nil
+}
+
+func (p *Plan) applyJobs(ctx context.Context, r Result) (*Result, error) {
+	dels, err := (&profile.JobCleanup{Client: p.client, Header: p.header}).Delete(ctx, p.jobs)
+	r.Jobs = dels
+	for _, d := range dels {
+		switch d.Outcome {
+		case profile.JobDeleted:
+			r.Deleted++
+		case profile.JobAlreadyGone:
+			r.AlreadyGone++
+		default:
+			r.NotDeleted++
+		}
+	}
+	switch {
+	case err != nil:
+		return &r, fmt.Errorf("%v (the jobs listed above were handled before it)", err)
+	case r.NotDeleted > 0:
+		return &r, fmt.Errorf("%d of %d jobs were not deleted (listed above); run cleanup again to retry", r.NotDeleted, len(p.jobs))
+	}
+	return &r, nil
+}
+
+// RunDirs returns the directories of run's objects under the volume root: analysis assets and
+// extractions named with the run id, and result directories all of whose files carry it.
+func RunDirs(root, run string) ([]string, int, error) {
+	dirs := []string{}
+	files := 0
+	for _, parent := range []string{"server/assets/analyses", "server/analyses"} {
+		ents, err := os.ReadDir(filepath.Join(root, parent))
+		if err != nil && !os.IsNotExist(err) {
+			return nil, 0, err
+		}
+		for _, e := range ents {
+			if e.IsDir() && strings.HasPrefix(e.Name(), run+"-") {
+				d := filepath.Join(root, parent, e.Name())
+				dirs = append(dirs, d)
+				files += countFiles(d)
+			}
+		}
+	}
+	rp := filepath.Join(root, "server/assets/data_points")
+	ents, err := os.ReadDir(rp)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, 0, err
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		orig := filepath.Join(rp, e.Name(), "files", "original")
+		fs, err := os.ReadDir(orig)
+		if err != nil || len(fs) == 0 {
+			continue
+		}
+		owned := true
+		for _, f := range fs {
+			if !strings.HasPrefix(f.Name(), "osctl-"+run+"-") {
+				owned = false
+				break
+			}
+		}
+		if owned {
+			d := filepath.Join(rp, e.Name())
+			dirs = append(dirs, d)
+			files += countFiles(d)
+		}
+	}
+	sort.Strings(dirs)
+	return dirs, files, nil
+}
+
+func countFiles(d string) int {
+	n := 0
+	_ = filepath.WalkDir(d, func(_ string, de os.DirEntry, err error) error {
+		if err == nil && !de.IsDir() {
+			n++
+		}
+		return nil
+	})
+	return n
+}

@@ -1,0 +1,68 @@
+package cleanup
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+
+	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+)
+
+// openStudio plans an openstudio run's cleanup: its analyses through the server's API (DELETE
+// /analyses/:id.json, which answers 500 for a missing one: an analysis that reads back as
+// {"analysis":null} is already gone), unless the target is the sandbox, and its files on the
+// volume, which DELETE leaves (result files are embedded and their attachments not destroyed; the
+// extraction goes only later, in a background job).
+func openStudio(ctx context.Context, h *history.History, o Options) (*Plan, error) {
+	if o.StateDir == "" {
+		return nil, &UsageError{"an openstudio run's files are on the volume: pass --state-dir DIR, its root on this machine"}
+	}
+	p, err := Files(o.StateDir, h.Header.Run)
+	if err != nil {
+		return nil, &UsageError{err.Error()}
+	}
+	p.Profile, p.client = h.Header.Profile, o.Client
+	base := o.Target
+	if base == nil {
+		if len(h.Header.Targets) == 0 {
+			return nil, &UsageError{"the history names no target: pass --target URL"}
+		}
+		raw := h.Header.Targets[0]
+		u, err := url.Parse(raw)
+		if err != nil || u.User != nil {
+			return nil, &UsageError{fmt.Sprintf("the history keeps target %s without its password: pass --target URL", raw)}
+		}
+		base = u
+	}
+	t := profile.Probe(ctx, o.Client, base)
+	if !t.Reachable {
+		return nil, fmt.Errorf("target %s is not reachable: %s (pass --target URL of the server the run used)", base.Redacted(), redact.Text(t.ProbeErr))
+	}
+	if !t.Status.Sandbox {
+		p.base, p.Target, p.ids = base, base.Redacted(), analyses(h)
+		p.Analyses = profile.DeleteAnalyses(ctx, o.Client, base, p.ids, true) // look first: what exists, what is gone
+	}
+	return p, nil
+}
+
+// analyses are the run's analyses whose create was acknowledged or ambiguous: those that may exist.
+func analyses(h *history.History) []string {
+	var ids []string
+	seen := map[string]bool{}
+	for _, r := range h.Records {
+		if r.Kind != history.KindRequest || r.Op != history.OpCreateAnalysis || !r.Maybe() {
+			continue
+		}
+		id := r.ID
+		if r.Returned != "" {
+			id = r.Returned
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}

@@ -1,0 +1,98 @@
+package stress
+
+import (
+	"context"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// Deps are what Run talks to and reports through. Every field may be left zero.
+type Deps struct {
+	// Conns carries the load: one connection per worker (attack.NewConns by default).
+	Conns attack.Client
+	// Client carries the probes, setup, read-backs and job polls (attack.NewClient by default).
+	Client profile.Doer
+	// State reads the run's part of the volume (nil: the files are not judged, only the records).
+	// A State that is also a Fingerprinter lets the settle step see the files stop changing.
+	State snapshot.Reader
+	// History receives the run's history as JSON lines (nil: kept in memory only).
+	History io.Writer
+	// Workload reads the Deployment under test at the end of the run (nil: none).
+	Workload func(ctx context.Context) (*history.Workload, error)
+	// Now is the clock (time.Now by default).
+	Now func() time.Time
+	// Observer hears how the run goes.
+	Observer Observer
+}
+
+// Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.
+type Fingerprinter interface {
+	Fingerprint(ctx context.Context, dirs []string) (string, error)
+}
+
+// Phases of a run, in order.
+const (
+	PhaseSetup  = "setup"  // probing the targets, creating the project and analyses
+	PhaseLoad   = "load"   // sending the load
+	PhaseFollow = "follow" // following the jobs until they end
+	PhaseSettle = "settle" // waiting for the target's jobs and files to settle
+	PhaseRead   = "read"   // reading the records back and the state of the volume
+	PhaseJudge  = "judge"  // judging and writing the history
+)
+
+// Observer hears how a run goes; every field may be nil. Phase is called as each phase begins,
+// with a line that says what it does; Notice for what the report's notices say; Load when the
+// load begins (total is 0 when bounded by a duration), Done once per load request.
+type Observer struct {
+	Phase  func(phase, line string)
+	Notice func(line string)
+	Load   func(total int64)
+	Done   func()
+}
+
+func (o Observer) phase(p, line string) {
+	if o.Phase != nil {
+		o.Phase(p, line)
+	}
+}
+
+// recorder writes the history as records come (when asked to) and keeps them for the verdict
+// (unless the run needs none: the http profile without a history file).
+type recorder struct {
+	mu   sync.Mutex
+	w    *history.Writer
+	keep bool
+	recs []history.Record
+}
+
+func (r *recorder) record(rec *history.Record) {
+	if r.w != nil {
+		_ = r.w.Write(rec)
+	}
+	if r.keep && rec.Kind != history.KindHeader && rec.Kind != history.KindFooter {
+		r.mu.Lock()
+		r.recs = append(r.recs, *rec)
+		r.mu.Unlock()
+	}
+}
+
+func (r *recorder) records() []history.Record {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.recs
+}
+
+// flush writes the footer and flushes the history file.
+func (r *recorder) flush(f *history.Footer) error {
+	r.record(&history.Record{Kind: history.KindFooter, Footer: f})
+	if r.w == nil {
+		return nil
+	}
+	return r.w.Flush()
+}

@@ -1,0 +1,132 @@
+package stress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// TokenHeader carries elb-openapi's API token.
+const TokenHeader = "X-ELB-API-Token"
+
+// slowPoll is the fastest poll a run does not warn about against a real job API: each status read
+// of an active job runs kubectl and azcopy on the service's event loop.
+const slowPoll = 500 * time.Millisecond
+
+// jobsStage is the jobs profile's run: a burst of submits, each acknowledged job followed until it
+// ends.
+type jobsStage struct {
+	r *runner
+	p *profile.Jobs
+}
+
+// jobs prepares the jobs profile before anything is submitted: the ceiling (MaxActive, or the
+// sandbox's GET /status), the body, a warning about fast polling, and one authenticated
+// GET /v1/jobs per target (a refused token stops here).
+func (r *runner) jobs(ctx context.Context) (*jobsStage, error) {
+	cfg := r.cfg
+	maxActive, sandboxOnly := cfg.MaxActive, true
+	for _, t := range r.targets {
+		if maxActive == 0 && t.Status.Sandbox && t.Status.MaxActive > 0 {
+			maxActive = t.Status.MaxActive
+		}
+		sandboxOnly = sandboxOnly && t.Status.Sandbox
+		r.hdr.TargetInfo = append(r.hdr.TargetInfo, targetInfo(t, false))
+	}
+	if maxActive == 0 {
+		return nil, configErr("the job API does not tell its ceiling (elb-openapi has no GET /status): pass --max-active N, the service-wide ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS the fixed service enforces")
+	}
+	p := &profile.Jobs{Run: cfg.Run, Targets: r.targets, Requests: cfg.Requests, Client: r.d.Client, Record: r.rec.record, Now: r.d.Now,
+		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header}
+	hasKey, err := p.Prepare()
+	if err != nil {
+		return nil, configErr("--body: %v", err)
+	}
+	if !hasKey {
+		r.notice("the --body has no idempotency_key: a submit that gets no answer cannot be replayed to learn its job, and stays ambiguous")
+	}
+	if cfg.Poll < slowPoll && !sandboxOnly {
+		r.notice("--poll %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
+	}
+	if err := p.Check(ctx); err != nil {
+		return nil, JobsError(err, cfg.Header)
+	}
+	r.hdr.MaxActive, r.hdr.Grace = maxActive, cfg.Grace.String()
+	r.hdr.DispatchInterval, r.hdr.Poll, r.hdr.JobTimeout = cfg.DispatchInterval.String(), cfg.Poll.String(), cfg.JobTimeout.String()
+	return &jobsStage{r: r, p: p}, nil
+}
+
+func (s *jobsStage) setup(context.Context) error { return nil }
+
+func (s *jobsStage) source(ctx context.Context) attack.Source { return s.p.Source(ctx) }
+
+func (s *jobsStage) after(_ context.Context, partial bool, _ *history.Footer) (*snapshot.State, bool, error) {
+	if !partial {
+		s.r.d.Observer.phase(PhaseFollow, "following the jobs until they end")
+	}
+	s.p.Wait()
+	if ae := s.p.Refused(); ae != nil {
+		return nil, false, JobsError(ae, s.r.cfg.Header)
+	}
+	sum := s.p.Summary()
+	s.r.d.Observer.phase(PhaseFollow, fmt.Sprintf("followed %d jobs: %d ended, %d not finished, %d gone; %d seen requeued, %d submits replayed",
+		sum.Followed, sum.Ended, sum.NotFinished, sum.Gone, sum.Requeued, sum.Replayed))
+	return nil, true, nil
+}
+
+// JobsError turns a refused token into the message that says what to do; header values are masked
+// in whatever the service answered.
+func JobsError(err error, hdrs http.Header) error {
+	sec := &redact.Secrets{}
+	for _, vs := range hdrs {
+		for _, v := range vs {
+			sec.Add(v)
+		}
+	}
+	var ae *profile.AuthError
+	if !errors.As(err, &ae) {
+		return errors.New(sec.String(err.Error()))
+	}
+	// (Worded so that no "Token: value" appears: error output masks whatever follows one.)
+	hint := "pass the service's token (its ELB_OPENAPI_API_TOKEN) in the " + TokenHeader + " header, with --header"
+	if hdrs.Get(TokenHeader) != "" {
+		hint = "the " + TokenHeader + " header given with --header was refused: check it against the service's ELB_OPENAPI_API_TOKEN"
+	}
+	return fmt.Errorf("%s; %s", sec.String(ae.Error()), hint)
+}
+
+// httpStage is the http profile's run: the routes themselves, status codes only.
+type httpStage struct {
+	p   *profile.HTTP
+	src attack.Source
+}
+
+func (r *runner) httpLoad() (*httpStage, bool) {
+	cfg := r.cfg
+	p := &profile.HTTP{Run: cfg.Run, Targets: r.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests), Now: r.d.Now}
+	if r.rec.w != nil {
+		p.Record = r.rec.record
+	}
+	for _, t := range r.targets {
+		r.hdr.TargetInfo = append(r.hdr.TargetInfo, targetInfo(t, false))
+	}
+	s := &httpStage{p: p}
+	src := p.Source()
+	s.src = src
+	// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
+	return s, p.EventLoopOK()
+}
+
+func (s *httpStage) setup(context.Context) error          { return nil }
+func (s *httpStage) source(context.Context) attack.Source { return s.src }
+func (s *httpStage) after(context.Context, bool, *history.Footer) (*snapshot.State, bool, error) {
+	return nil, true, nil
+}

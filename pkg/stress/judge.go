@@ -1,0 +1,105 @@
+package stress
+
+import (
+	"errors"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// JudgeOptions change how a saved run is judged. A nil field keeps the run's own threshold or
+// setting, which its history holds.
+type JudgeOptions struct {
+	// Version names osctl in the report.
+	Version         string
+	MinAcknowledged *float64
+	MinContended    *float64
+	MaxActive       *int
+	Grace           *time.Duration
+	// Ignore replaces the run's ignore list when not nil.
+	Ignore []string
+}
+
+// Judge gives the report of a run from its history and the state it left (nil: the files were not
+// read). It is the verdict Run gave: the same thresholds (unless o overrides them), findings,
+// counts and reasons; the measurements come from the history's own request times.
+func Judge(h *history.History, st *snapshot.State, o JudgeOptions) *report.Report {
+	return judge(h, nil, st, o)
+}
+
+// judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).
+func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeOptions) *report.Report {
+	if stats == nil {
+		stats = Replay(h)
+	}
+	opts := detect.OptionsOf(h)
+	if o.MinAcknowledged != nil {
+		opts.MinAcknowledged = *o.MinAcknowledged
+	}
+	if o.MinContended != nil {
+		opts.MinContended = *o.MinContended
+	}
+	if o.MaxActive != nil {
+		opts.MaxActive = *o.MaxActive
+	}
+	if o.Grace != nil {
+		opts.Grace = *o.Grace
+	}
+	if o.Ignore != nil {
+		opts.Ignore = o.Ignore
+	}
+	if !hasLoad(h) {
+		// The http profile keeps no records without a history file: the attacker's counts are all
+		// there is. Otherwise the records are counted, live and offline alike.
+		c := stats.Counts()
+		opts.Load = &detect.LoadCounts{Total: int(c.Total), Acknowledged: int(c.Acknowledged), Rejected: int(c.Rejected), Ambiguous: int(c.Ambiguous)}
+		opts.Transport = detect.TransportFailures{Count: c.Errors + c.Timeouts, First: stats.FirstError()}
+	}
+	return report.Build(h, stats, detect.Judge(h, st, opts), o.Version)
+}
+
+func hasLoad(h *history.History) bool {
+	for i := range h.Records {
+		if r := &h.Records[i]; r.Kind == history.KindRequest && !r.Setup {
+			return true
+		}
+	}
+	return false
+}
+
+// Replay rebuilds the attacker's statistics of a run from its history: one result per load
+// request, with its own times, status, error and outcome.
+func Replay(h *history.History) *attack.Stats {
+	var rs []attack.Result
+	var outs []attack.Outcome
+	for i := range h.Records {
+		rec := &h.Records[i]
+		if rec.Kind != history.KindRequest || rec.Setup {
+			continue
+		}
+		r := attack.Result{Seq: uint64(rec.Seq), Start: rec.Start, End: rec.End, Intended: rec.Start, Status: rec.Status, Timeout: rec.Timeout, Sent: rec.Status != 0}
+		if !rec.Intended.IsZero() {
+			r.Intended = rec.Intended
+		}
+		if rec.Error != "" && rec.Status == 0 {
+			r.Err = errors.New(rec.Error)
+		}
+		rs = append(rs, r)
+		outs = append(outs, outcome(rec.Outcome))
+	}
+	return attack.Replay(rs, outs)
+}
+
+func outcome(s string) attack.Outcome {
+	switch s {
+	case history.Acknowledged:
+		return attack.Acknowledged
+	case history.Rejected:
+		return attack.Rejected
+	}
+	return attack.Ambiguous
+}

@@ -1,0 +1,77 @@
+package report
+
+import (
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// Build makes the report of a run from its history, its statistics and its judgement: the one
+// way both a live run and `osctl stress judge` make theirs. st are the attacker's statistics
+// (attack.Replay rebuilds them from the history).
+func Build(h *history.History, st *attack.Stats, j detect.Judgement, version string) *Report {
+	hd := h.Header
+	r := &Report{Schema: Schema, SchemaVersion: SchemaVersion, OsctlVersion: version, Run: hd.Run, Profile: hd.Profile,
+		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration, Analyses: hd.Analyses,
+		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(hd)}
+	r.Counts = st.Counts()
+	hist := st.Histogram()
+	r.Latency = attack.Summarize(hist)
+	r.Histogram = Buckets(hist, 8)
+	r.Timeline = st.Timeline()
+	r.PeakInFlight = st.PeakInFlight()
+	if el := st.Ended.Sub(st.Began).Seconds(); el > 0 {
+		r.Throughput = float64(r.Counts.Total) / el
+	}
+	if f := h.Footer; f != nil {
+		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
+		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
+		r.Notices, r.SettleWait, r.WorkerWaits, r.Workload = f.Notices, f.SettleWait, f.WorkerWaits, f.Workload
+	}
+	r.ApplyJudgement(j)
+	r.MaxReplicasValidated = ReplicasValidated(r)
+	return r
+}
+
+func targets(hd history.Header) []Target {
+	if len(hd.TargetInfo) == len(hd.Targets) {
+		return append([]Target{}, hd.TargetInfo...)
+	}
+	out := make([]Target, 0, len(hd.Targets))
+	for _, t := range hd.Targets {
+		out = append(out, Target{URL: t})
+	}
+	return out
+}
+
+// project is the run's project: the one it was given, or the one its setup created.
+func project(h *history.History) string {
+	if h.Header.Project != "" {
+		return h.Header.Project
+	}
+	for i := range h.Records {
+		if r := &h.Records[i]; r.Kind == history.KindRequest && r.Op == history.OpCreateProject && r.Applied() {
+			return r.Returned
+		}
+	}
+	return ""
+}
+
+// ReplicasValidated is how many replicas a clean, conclusive run validated: the Deployment's
+// ready replicas when known, else the distinct sandbox replicas that answered, else 1 (a real
+// server behind one URL may be one replica or many).
+func ReplicasValidated(r *Report) int {
+	if r.Verdict != detect.Clean || !r.Conclusive {
+		return 0
+	}
+	if r.Workload != nil {
+		return int(r.Workload.Replicas)
+	}
+	seen := map[int]bool{}
+	for _, t := range r.Targets {
+		if t.Replica != nil {
+			seen[*t.Replica] = true
+		}
+	}
+	return max(len(seen), 1)
+}
