@@ -13,14 +13,14 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
 )
 
 // InspectOptions are the inputs of `osctl locks inspect`.
 type InspectOptions struct {
 	F           *cmdutil.Factory
 	Masters     mastersFunc
-	Pods        func() (locks.PodChecker, string)
+	Pods        func() (ops.PodChecker, string)
 	Format      output.Format
 	Patterns    []string
 	StaleOnly   bool
@@ -30,11 +30,11 @@ type InspectOptions struct {
 
 // Report is the -o json|yaml result of inspect.
 type Report struct {
-	Masters  []locks.MasterStatus `json:"masters"`
-	Locks    []locks.View         `json:"locks"`
-	Keys     int                  `json:"keys"`
-	Stale    int                  `json:"stale"`
-	Warnings []string             `json:"warnings,omitempty"`
+	Masters  []ops.MasterStatus `json:"masters"`
+	Locks    []ops.View         `json:"locks"`
+	Keys     int                `json:"keys"`
+	Stale    int                `json:"stale"`
+	Warnings []string           `json:"warnings,omitempty"`
 }
 
 // NewCmdInspect builds `osctl locks inspect`.
@@ -91,7 +91,7 @@ when no master answers.`,
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan, as SCAN MATCH understands it (repeatable; default redlock:* and analysis:*:init_lock)")
 	fl.BoolVar(&opts.StaleOnly, "stale", false, "show only stale locks")
-	fl.DurationVar(&opts.RetryWindow, "retry-window", locks.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
+	fl.DurationVar(&opts.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
 	fl.DurationVar(&opts.Watch, "watch", 0, "refresh every INTERVAL until Ctrl-C (default 2s when given without a value)")
 	fl.Lookup("watch").NoOptDefVal = "2s"
 	output.AddFlag(cmd, &opts.Format)
@@ -141,7 +141,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	lo := locks.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
+	lo := ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
 	if opts.Pods != nil {
 		pods, w := opts.Pods()
 		if w != "" {
@@ -149,13 +149,13 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		}
 		lo.Pods = pods
 	}
-	var views []locks.View
+	var views []ops.View
 	// JSON lines stream through a buffer: one write per 64 KiB, not one per key.
 	stream := bufio.NewWriterSize(f.IO.Out, 64<<10)
 	var line []byte
 	defer stream.Flush()
-	emit := func(v locks.View) error {
-		if opts.StaleOnly && v.Verdict.Status != locks.StatusStale {
+	emit := func(v ops.View) error {
+		if opts.StaleOnly && v.Verdict.Status != ops.StatusStale {
 			return nil
 		}
 		if opts.Format == output.JSONL {
@@ -168,7 +168,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		views = append(views, v)
 		return nil
 	}
-	sum, err := locks.Inspect(ctx, masters, lo, emit)
+	sum, err := ops.Inspect(ctx, masters, lo, emit)
 	if ferr := stream.Flush(); err == nil {
 		err = ferr
 	}
@@ -186,7 +186,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	if opts.Format != output.JSONL {
 		rep := Report{Masters: sum.Masters, Locks: views, Keys: sum.Keys, Stale: sum.Stale, Warnings: sum.Warnings}
 		if rep.Locks == nil {
-			rep.Locks = []locks.View{}
+			rep.Locks = []ops.View{}
 		}
 		if err := output.Print(f.IO.Out, opts.Format, rep, func(w io.Writer) error { return inspectTable(w, views) }); err != nil {
 			return err
@@ -198,7 +198,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 			}
 			pats := opts.Patterns
 			if len(pats) == 0 {
-				pats = locks.DefaultPatterns
+				pats = ops.DefaultPatterns
 			}
 			fmt.Fprintf(f.IO.ErrOut, "no %s matching %s on %d master(s)\n", what, strings.Join(pats, ", "), len(masters))
 		}
@@ -209,7 +209,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	return nil
 }
 
-func inspectTable(w io.Writer, views []locks.View) error {
+func inspectTable(w io.Writer, views []ops.View) error {
 	if len(views) == 0 {
 		return nil
 	}
@@ -234,13 +234,13 @@ func inspectTable(w io.Writer, views []locks.View) error {
 	return t.Render()
 }
 
-func ttlCell(h locks.Holding) string {
+func ttlCell(h ops.Holding) string {
 	switch {
 	case !h.Reachable():
 		return "down"
 	case !h.Present:
 		return "-"
-	case h.TTLMillis == locks.NoTTL:
+	case h.TTLMillis == ops.NoTTL:
 		return "none"
 	}
 	return (time.Duration(h.TTLMillis) * time.Millisecond).Round(100 * time.Millisecond).String()

@@ -13,7 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
@@ -38,31 +38,31 @@ shared volume whose work never finished.`,
 }
 
 // mastersFunc connects to the Redis masters of the global flags.
-type mastersFunc func(ctx context.Context) ([]locks.Master, func(), error)
+type mastersFunc func(ctx context.Context) ([]ops.Master, func(), error)
 
 func factoryMasters(f *cmdutil.Factory) mastersFunc {
-	return func(ctx context.Context) ([]locks.Master, func(), error) {
+	return func(ctx context.Context) ([]ops.Master, func(), error) {
 		ms, closer, err := f.RedisMasters(ctx)
 		if err != nil {
 			return nil, closer, err
 		}
-		out := make([]locks.Master, len(ms))
+		out := make([]ops.Master, len(ms))
 		for i, m := range ms {
-			out[i] = locks.Master{Name: m.Name, Client: m.Client}
+			out[i] = ops.Master{Name: m.Name, Client: m.Client}
 		}
 		return out, closer, nil
 	}
 }
 
 // explain turns a master's error into the one-line explanation of pkg/redisconn.
-func explain(m locks.Master, err error) string {
+func explain(m ops.Master, err error) string {
 	return redisconn.Explain(redisconn.Master{Name: m.Name}, err).Error()
 }
 
 // podsFunc returns the holder-pod checker when a cluster was given, with a warning otherwise
 // explaining why pods are not checked (empty when no cluster was asked for).
-func factoryPods(f *cmdutil.Factory) func() (locks.PodChecker, string) {
-	return func() (locks.PodChecker, string) {
+func factoryPods(f *cmdutil.Factory) func() (ops.PodChecker, string) {
+	return func() (ops.PodChecker, string) {
 		if !f.KubeConfigured() {
 			return nil, ""
 		}
@@ -70,7 +70,7 @@ func factoryPods(f *cmdutil.Factory) func() (locks.PodChecker, string) {
 		if err != nil {
 			return nil, "cannot check holder pods: " + err.Error()
 		}
-		return locks.KubePods{Client: kc.Clientset, Namespace: kc.Namespace}, ""
+		return ops.KubePods{Client: kc.Clientset, Namespace: kc.Namespace}, ""
 	}
 }
 

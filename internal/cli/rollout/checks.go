@@ -9,7 +9,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/preflight/nfs"
 	"github.com/osctl/osctl/pkg/redisconn"
@@ -55,19 +55,19 @@ func (e *checkEnv) nfsCheck(path string) func(context.Context) ([]preflight.Resu
 
 // locksCheck runs `osctl locks inspect` logic: every master reachable, no stale lock.
 func (e *checkEnv) locksCheck(ms []redisconn.Master) func(context.Context) ([]preflight.Result, error) {
-	lm := make([]locks.Master, len(ms))
+	lm := make([]ops.Master, len(ms))
 	for i, m := range ms {
-		lm[i] = locks.Master{Name: m.Name, Client: m.Client}
+		lm[i] = ops.Master{Name: m.Name, Client: m.Client}
 	}
-	pods := locks.KubePods{Client: e.kube.Clientset, Namespace: e.ns}
+	pods := ops.KubePods{Client: e.kube.Clientset, Namespace: e.ns}
 	return func(ctx context.Context) ([]preflight.Result, error) {
 		var rs []preflight.Result
-		sum, err := locks.Inspect(ctx, lm, locks.Options{Pods: pods}, func(v locks.View) error {
+		sum, err := ops.Inspect(ctx, lm, ops.Options{Pods: pods}, func(v ops.View) error {
 			switch v.Verdict.Status {
-			case locks.StatusStale:
+			case ops.StatusStale:
 				rs = append(rs, preflight.Result{ID: "rollout.locks.stale", Status: preflight.Fail, Subject: v.Key,
 					Message: fmt.Sprintf("stale lock (%s): %s", v.Verdict.Rule, v.Verdict.Reason), Fix: "osctl locks break " + v.Key})
-			case locks.StatusLongTTL:
+			case ops.StatusLongTTL:
 				rs = append(rs, preflight.Result{ID: "rollout.locks.long-ttl", Status: preflight.Warn, Subject: v.Key, Message: v.Verdict.Reason})
 			}
 			return nil

@@ -1,9 +1,9 @@
-// Package lockfiles finds and removes stale lock files on a shared volume. OpenStudio Server
+// Package files finds and removes stale lock files on a shared volume. OpenStudio Server
 // serialises the extraction of an analysis zip with flock on analysis_dir/analysis_zip.lock and
 // writes analysis_zip.receipt when extraction has finished; a lock file without its receipt that
 // nobody holds and that has not changed for a while is debris of an extraction that died.
 // Removal re-checks, with the file open and flocked, that it is the very file that was listed.
-package lockfiles
+package files
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package lockfiles
+package files
 
 import (
 	"context"

@@ -1,10 +1,10 @@
-// Package locks inspects and safely breaks Redis locks made by redsync, redlock-rb, plain
+// Package ops inspects and safely breaks Redis locks made by redsync, redlock-rb, plain
 // `SET NX PX` leases and osctl's own pkg/lock, over 1..N independent masters. It is a pipeline:
 // scan (SCAN MATCH per master, pipelined GET + PTTL, streamed) -> group (one View per key) ->
 // classify (a Verdict with its reason) -> break (a server-side compare-and-delete that re-checks
 // the stale condition) -> audit (one AuditRecord per break, appended to the osctl:audit stream).
 // It prints nothing and never prompts.
-package locks
+package ops
 
 import (
 	"strconv"

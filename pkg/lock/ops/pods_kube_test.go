@@ -1,4 +1,4 @@
-package locks_test
+package ops_test
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package locks
+package ops
 
 // DefaultPatterns are the key patterns inspect scans when none is given: the seed's Redlock keys
 // and upstream's plain init leases.
