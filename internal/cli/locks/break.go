@@ -34,7 +34,7 @@ type BreakOptions struct {
 
 // NewCmdBreak builds `osctl locks break`.
 func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) error) *cobra.Command {
-	opts := &BreakOptions{F: f, Masters: factoryMasters(f), Pods: factoryPods(f), Who: who}
+	opts := &BreakOptions{F: f, Masters: f.RedisMasters, Pods: factoryPods(f), Who: who}
 	cmd := &cobra.Command{
 		Use:   "break [KEY...] [--stale]",
 		Short: "Delete stale Redis locks safely: re-check on every master, compare-and-delete, audit",

@@ -39,7 +39,7 @@ type Report struct {
 
 // NewCmdInspect builds `osctl locks inspect`.
 func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{F: f, Masters: factoryMasters(f), Pods: factoryPods(f)}
+	opts := &InspectOptions{F: f, Masters: f.RedisMasters, Pods: factoryPods(f)}
 	cmd := &cobra.Command{
 		Use:   "inspect [--pattern GLOB]... [--watch [INTERVAL]]",
 		Short: "Show every Redis lock on every master with its holder, TTL, quorum and a verdict",

@@ -37,26 +37,12 @@ shared volume whose work never finished.`,
 	return cmd
 }
 
-// mastersFunc connects to the Redis masters of the global flags.
-type mastersFunc func(ctx context.Context) ([]ops.Master, func(), error)
-
-func factoryMasters(f *cmdutil.Factory) mastersFunc {
-	return func(ctx context.Context) ([]ops.Master, func(), error) {
-		ms, closer, err := f.RedisMasters(ctx)
-		if err != nil {
-			return nil, closer, err
-		}
-		out := make([]ops.Master, len(ms))
-		for i, m := range ms {
-			out[i] = ops.Master{Name: m.Name, Client: m.Client}
-		}
-		return out, closer, nil
-	}
-}
+// mastersFunc connects to the Redis masters of the global flags (the Factory's RedisMasters).
+type mastersFunc func(ctx context.Context) ([]redisconn.Master, func(), error)
 
 // explain turns a master's error into the one-line explanation of pkg/redisconn.
-func explain(m ops.Master, err error) string {
-	return redisconn.Explain(redisconn.Master{Name: m.Name}, err).Error()
+func explain(m redisconn.Master, err error) string {
+	return redisconn.Explain(m, err).Error()
 }
 
 // podsFunc returns the holder-pod checker when a cluster was given, with a warning otherwise

@@ -55,14 +55,10 @@ func (e *checkEnv) nfsCheck(path string) func(context.Context) ([]preflight.Resu
 
 // locksCheck runs `osctl locks inspect` logic: every master reachable, no stale lock.
 func (e *checkEnv) locksCheck(ms []redisconn.Master) func(context.Context) ([]preflight.Result, error) {
-	lm := make([]ops.Master, len(ms))
-	for i, m := range ms {
-		lm[i] = ops.Master{Name: m.Name, Client: m.Client}
-	}
 	pods := ops.KubePods{Client: e.kube.Clientset, Namespace: e.ns}
 	return func(ctx context.Context) ([]preflight.Result, error) {
 		var rs []preflight.Result
-		sum, err := ops.Inspect(ctx, lm, ops.Options{Pods: pods}, func(v ops.View) error {
+		sum, err := ops.Inspect(ctx, ms, ops.Options{Pods: pods}, func(v ops.View) error {
 			switch v.Verdict.Status {
 			case ops.StatusStale:
 				rs = append(rs, preflight.Result{ID: "rollout.locks.stale", Status: preflight.Fail, Subject: v.Key,

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
@@ -101,13 +100,10 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	defer closeMasters()
 	for _, m := range ms {
 		if err := redisconn.Ping(ctx, m); err != nil {
-			return redisconn.Explain(m, err)
+			return err
 		}
 	}
-	cfg.Masters = make([]redis.UniversalClient, len(ms))
-	for i, m := range ms {
-		cfg.Masters[i] = m.Client
-	}
+	cfg.Masters = redisconn.Clients(ms)
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSrv()
 	srv, err := sandbox.New(srvCtx, cfg)

@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/redisconn"
 )
 
 // breakScript deletes KEYS[1] only if, atomically on the server, it is still a string holding
@@ -111,7 +112,7 @@ type BreakOptions struct {
 	// MaxTTL is passed to Classify. The default is lock.MaxTTL.
 	MaxTTL time.Duration
 	// Explain turns a master's error into one redacted line.
-	Explain func(Master, error) string
+	Explain func(redisconn.Master, error) string
 	// Now is the clock. The default is time.Now.
 	Now func() time.Time
 }
@@ -129,7 +130,7 @@ type Breaker struct {
 }
 
 // NewBreaker returns a Breaker over masters.
-func NewBreaker(masters []Master, o BreakOptions) *Breaker {
+func NewBreaker(masters []redisconn.Master, o BreakOptions) *Breaker {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -269,7 +270,7 @@ func (b *Breaker) execute(ctx context.Context, observed, now View, mode string) 
 	return out
 }
 
-func scriptResult(n int, err error, m Master, explain func(Master, error) string) (string, string) {
+func scriptResult(n int, err error, m redisconn.Master, explain func(redisconn.Master, error) string) (string, string) {
 	if err != nil {
 		return ResultError, explain(m, err)
 	}

@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/pkg/redisconn"
 )
 
 // observe returns Inspect's view of one key.
-func observe(t *testing.T, ms []Master, key string, window time.Duration) (View, bool) {
+func observe(t *testing.T, ms []redisconn.Master, key string, window time.Duration) (View, bool) {
 	t.Helper()
 	got, _ := inspectAll(t, ms, Options{Keys: []string{key}, RetryWindow: window})
 	v, ok := got[key]

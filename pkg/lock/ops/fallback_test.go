@@ -28,7 +28,7 @@ func TestInspectWithoutScripting(t *testing.T) {
 	if err := conns[0].Client.Eval(ctx, "return 1", nil).Err(); err == nil || !strings.Contains(err.Error(), "NOPERM") {
 		t.Fatalf("the ACL user may run scripts: %v", err)
 	}
-	got, sum := inspectAll(t, []Master{{Name: "limited", Client: conns[0].Client}}, Options{})
+	got, sum := inspectAll(t, []redisconn.Master{{Name: "limited", Client: conns[0].Client}}, Options{})
 	if sum.Down() != 0 || len(got) != 3 {
 		t.Fatalf("masters %+v, views %v", sum.Masters, keys(got))
 	}

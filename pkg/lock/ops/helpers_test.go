@@ -15,7 +15,7 @@ import (
 )
 
 // startMasters starts n real redis-server processes and returns them with their Masters.
-func startMasters(t testing.TB, n int) ([]*testenv.Redis, []Master) {
+func startMasters(t testing.TB, n int) ([]*testenv.Redis, []redisconn.Master) {
 	t.Helper()
 	rs := testenv.StartRedisMasters(t, n)
 	conns, err := redisconn.Connect(redisconn.Config{URLs: testenv.URLs(rs)})
@@ -23,15 +23,15 @@ func startMasters(t testing.TB, n int) ([]*testenv.Redis, []Master) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { redisconn.Close(conns) })
-	ms := make([]Master, n)
+	ms := make([]redisconn.Master, n)
 	for i, c := range conns {
-		ms[i] = Master{Name: c.Name, Client: c.Client}
+		ms[i] = redisconn.Master{Name: c.Name, Client: c.Client}
 	}
 	return rs, ms
 }
 
 // inspectAll runs Inspect and returns the views by key.
-func inspectAll(t *testing.T, ms []Master, o Options) (map[string]View, Summary) {
+func inspectAll(t *testing.T, ms []redisconn.Master, o Options) (map[string]View, Summary) {
 	t.Helper()
 	got := map[string]View{}
 	sum, err := Inspect(context.Background(), ms, o, func(v View) error {
@@ -48,7 +48,7 @@ func inspectAll(t *testing.T, ms []Master, o Options) (map[string]View, Summary)
 }
 
 // redsyncLock takes a lock with redsync itself over the masters.
-func redsyncLock(t *testing.T, ms []Master, key string, opts ...redsync.Option) *redsync.Mutex {
+func redsyncLock(t *testing.T, ms []redisconn.Master, key string, opts ...redsync.Option) *redsync.Mutex {
 	t.Helper()
 	pools := make([]redsyncredis.Pool, len(ms))
 	for i, m := range ms {
@@ -69,7 +69,7 @@ end`)
 
 // redlockRbLock locks key on every master the way redlock-rb does (a UUID value) and returns
 // the value.
-func redlockRbLock(t *testing.T, ms []Master, key string, ttlMs int) string {
+func redlockRbLock(t *testing.T, ms []redisconn.Master, key string, ttlMs int) string {
 	t.Helper()
 	v := uuid.NewString()
 	for _, m := range ms {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/redisconn"
 )
 
 // DefaultRetryWindow is how long inspect waits before re-reading a key held on fewer masters
@@ -33,7 +34,7 @@ type Options struct {
 	Batch int
 	// Explain turns a master's error into one redacted line. The default names the master and
 	// the error text.
-	Explain func(Master, error) string
+	Explain func(redisconn.Master, error) string
 	// Now is the clock. The default is time.Now.
 	Now func() time.Time
 }
@@ -80,7 +81,7 @@ func (e *NoMasterError) Error() string {
 // masters is emitted once, by the first master that holds it. Inspect fails only when no
 // master answers or emit fails; a master that is down is reported in the Summary and in every
 // view's holdings.
-func Inspect(ctx context.Context, masters []Master, o Options, emit func(View) error) (Summary, error) {
+func Inspect(ctx context.Context, masters []redisconn.Master, o Options, emit func(View) error) (Summary, error) {
 	in := newInspection(masters, o)
 	return in.run(ctx, emit)
 }
@@ -99,7 +100,7 @@ type inspection struct {
 	podWarn bool
 }
 
-func newInspection(masters []Master, o Options) *inspection {
+func newInspection(masters []redisconn.Master, o Options) *inspection {
 	if len(o.Patterns) == 0 {
 		o.Patterns = DefaultPatterns
 	}
@@ -201,7 +202,7 @@ type readBatch struct {
 
 // scanMaster scans one pattern on one master. A goroutine scans and reads batch N+1 from the
 // masters while batch N is classified and emitted; at most two batches are in memory.
-func (in *inspection) scanMaster(ctx context.Context, pi int, pat string, mi int, m Master, seen map[string]struct{}, handle func(View) error) error {
+func (in *inspection) scanMaster(ctx context.Context, pi int, pat string, mi int, m redisconn.Master, seen map[string]struct{}, handle func(View) error) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan readBatch, 1)

@@ -18,6 +18,9 @@ func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
 // pod that no longer exists is stale, one held by a running pod is live, and `locks break
 // --stale` removes only the first. Runs the real binary against a real API server and Redis.
 func TestHolderPodGoneAgainstRealCluster(t *testing.T) {
+	// The binary is built first: the locks below live 20 s, and a build on a busy machine can
+	// take longer than that.
+	bin := testenv.OsctlBinary(t)
 	k := testenv.SharedKube(t)
 	r := testenv.StartRedis(t)
 	ns := k.NewNamespace(t)
@@ -32,7 +35,6 @@ func TestHolderPodGoneAgainstRealCluster(t *testing.T) {
 	if err := c.Set(ctx, gone, "osctl:v1:web-5d9f8-gone:102:bbbb", 20*time.Second).Err(); err != nil {
 		t.Fatal(err)
 	}
-	bin := testenv.OsctlBinary(t)
 	run := func(args ...string) (string, int) {
 		cmd := exec.Command(bin, append([]string{"--redis", r.URL(), "--kubeconfig", k.Kubeconfig, "-n", ns}, args...)...)
 		out, err := cmd.Output()

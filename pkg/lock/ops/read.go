@@ -10,22 +10,23 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/redisconn"
 )
 
 // reader reads keys from every master in pipelines and remembers which masters went down, so
 // that a dead master costs one failed attempt, not one per batch.
 type reader struct {
-	masters []Master
-	explain func(Master, error) string
+	masters []redisconn.Master
+	explain func(redisconn.Master, error) string
 	down    []string // per master: why it is down, "" when up
 	// noScript marks masters that refused EVAL; they are read with MGET + PTTL instead.
 	noScript []bool
 	now      func() time.Time
 }
 
-func newReader(masters []Master, explain func(Master, error) string, now func() time.Time) *reader {
+func newReader(masters []redisconn.Master, explain func(redisconn.Master, error) string, now func() time.Time) *reader {
 	if explain == nil {
-		explain = func(m Master, err error) string { return m.Name + ": " + redact.Text(err.Error()) }
+		explain = func(m redisconn.Master, err error) string { return m.Name + ": " + redact.Text(err.Error()) }
 	}
 	if now == nil {
 		now = time.Now
@@ -234,7 +235,7 @@ func (r *reader) scanRead(ctx context.Context, i int, cursor uint64, pattern str
 // fetchMasterPipeline reads every key from one master in one MULTI/EXEC pipeline (MGET of all
 // the keys and PTTL of each), then TYPE for the keys that exist but are not strings (MGET
 // returns nil for them).
-func fetchMasterPipeline(ctx context.Context, m Master, keys []string, views []View, i int) error {
+func fetchMasterPipeline(ctx context.Context, m redisconn.Master, keys []string, views []View, i int) error {
 	pipe := m.Client.TxPipeline()
 	mget := pipe.MGet(ctx, keys...)
 	ttls := make([]*redis.DurationCmd, len(keys))

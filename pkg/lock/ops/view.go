@@ -10,16 +10,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/osctl/osctl/pkg/lock"
 )
-
-// Master is one independent Redis master: a printable name (with no password) and its client.
-type Master struct {
-	Name   string
-	Client redis.UniversalClient
-}
 
 // TTL sentinels of Holding.TTLMillis, as Redis's PTTL returns them.
 const (
