@@ -10,8 +10,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 // DefaultPath is where the web pods mount the shared volume (the chart's).
@@ -131,16 +131,16 @@ func nfsRun(ctx context.Context, opts *NFSOptions) error {
 }
 
 func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error) {
-	g := nfs.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
+	g := nfscheck.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
 	switch {
 	case opts.Probe:
-		return nfs.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+		return nfscheck.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfscheck.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case len(opts.ProbePods) == 2:
 		kc, err := opts.Kube()
 		if err != nil {
 			return nil, err
 		}
-		return nfs.ProbePods(ctx, kc, kc.Namespace, opts.ProbePods[0], opts.ProbePods[1], opts.Container, opts.Path, nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+		return nfscheck.ProbePods(ctx, kc, kc.Namespace, opts.ProbePods[0], opts.ProbePods[1], opts.Container, opts.Path, nfscheck.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case opts.Mountinfo != "":
 		return gradeMountinfoFile(opts.IO, opts.Mountinfo, opts.Path, g)
 	case opts.Live:
@@ -148,29 +148,29 @@ func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return nfs.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
+		return nfscheck.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
 	default:
 		return gradeMountinfoFile(opts.IO, "/proc/self/mountinfo", opts.Path, g)
 	}
 }
 
-func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfs.GradeOptions) ([]preflight.Result, error) {
-	var ms []nfs.Mount
+func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfscheck.GradeOptions) ([]preflight.Result, error) {
+	var ms []nfscheck.Mount
 	var err error
 	name := file
 	if file == "-" {
 		name = "stdin"
-		ms, err = nfs.ParseMountinfo(streams.In, name)
+		ms, err = nfscheck.ParseMountinfo(streams.In, name)
 	} else {
 		f, oerr := os.Open(file)
 		if oerr != nil {
 			return nil, fmt.Errorf("reading mountinfo: %v", oerr)
 		}
 		defer f.Close()
-		ms, err = nfs.ParseMountinfo(f, name)
+		ms, err = nfscheck.ParseMountinfo(f, name)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return nfs.GradePath(ms, path, path, g), nil
+	return nfscheck.GradePath(ms, path, path, g), nil
 }

@@ -10,8 +10,8 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/lock/ops"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 	"github.com/osctl/osctl/pkg/redisconn"
 	"github.com/osctl/osctl/pkg/rollout"
 )
@@ -49,7 +49,7 @@ func (e *checkEnv) redis(ctx context.Context, why string) ([]redisconn.Master, e
 // nfsCheck runs the live NFS preflight on every ready pod of the workload.
 func (e *checkEnv) nfsCheck(path string) func(context.Context) ([]preflight.Result, error) {
 	return func(ctx context.Context) ([]preflight.Result, error) {
-		return nfs.CheckWorkload(ctx, e.kube, e.ns, e.target.Deployment.Name, path)
+		return nfscheck.CheckWorkload(ctx, e.kube, e.ns, e.target.Deployment.Name, path)
 	}
 }
 

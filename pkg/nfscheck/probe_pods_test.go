@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"context"
@@ -13,8 +13,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 // probePods starts a two-replica Deployment mounting an emptyDir at dir (kwok runs exec on
@@ -61,22 +61,22 @@ func TestProbePodsOnTwoNodesPasses(t *testing.T) {
 	if pods[0].Spec.NodeName == pods[1].Spec.NodeName {
 		t.Fatalf("anti-affinity did not spread the pods: both on %s", pods[0].Spec.NodeName)
 	}
-	rs, err := nfs.ProbePods(context.Background(), k.Clients, ns, pods[0].Name, pods[1].Name, "", dir,
-		nfs.ProbeOptions{Timeout: 3 * time.Second, Settle: 100 * time.Millisecond})
+	rs, err := nfscheck.ProbePods(context.Background(), k.Clients, ns, pods[0].Name, pods[1].Name, "", dir,
+		nfscheck.ProbeOptions{Timeout: 3 * time.Second, Settle: 100 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, rs, nfs.RuleProbeClients, "", preflight.Pass)
+	must(t, rs, nfscheck.RuleProbeClients, "", preflight.Pass)
 	for _, pair := range [][2]string{{pods[1].Name, pods[0].Name}, {pods[0].Name, pods[1].Name}} {
 		subject := fmt.Sprintf("reader pod/%s (writer pod/%s)", pair[0], pair[1])
-		for _, id := range []string{nfs.RuleProbeSize, nfs.RuleProbeNewFile, nfs.RuleProbeMtime} {
+		for _, id := range []string{nfscheck.RuleProbeSize, nfscheck.RuleProbeNewFile, nfscheck.RuleProbeMtime} {
 			r := must(t, rs, id, subject, preflight.Pass)
 			if !strings.HasPrefix(r.Message, "fresh") {
 				t.Errorf("%s: %s", id, r.Message)
 			}
 		}
 	}
-	must(t, rs, nfs.RuleProbeFlock, "", preflight.Info)
+	must(t, rs, nfscheck.RuleProbeFlock, "", preflight.Info)
 	// The probe removed its files.
 	left, err := filepath.Glob(filepath.Join(dir, ".osctl-probe-*"))
 	if err != nil || len(left) != 0 {
@@ -88,11 +88,11 @@ func TestProbePodsOnOneNodeWarns(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	k, ns, pods := probePods(t, dir, false)
-	rs, err := nfs.ProbePods(context.Background(), k.Clients, ns, pods[0].Name, pods[1].Name, "web", dir, nfs.ProbeOptions{})
+	rs, err := nfscheck.ProbePods(context.Background(), k.Clients, ns, pods[0].Name, pods[1].Name, "web", dir, nfscheck.ProbeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := must(t, rs, nfs.RuleProbeClients, "", preflight.Warn)
+	r := must(t, rs, nfscheck.RuleProbeClients, "", preflight.Warn)
 	if !strings.Contains(r.Message, "kwok-node-0") || len(rs) != 1 {
 		t.Fatalf("want one WARN naming the node:\n%s", dump(rs))
 	}
@@ -105,7 +105,7 @@ func TestProbePodsMissingPod(t *testing.T) {
 	t.Parallel()
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
-	_, err := nfs.ProbePods(context.Background(), k.Clients, ns, "nope-a", "nope-b", "", "/mnt/openstudio", nfs.ProbeOptions{})
+	_, err := nfscheck.ProbePods(context.Background(), k.Clients, ns, "nope-a", "nope-b", "", "/mnt/openstudio", nfscheck.ProbeOptions{})
 	if err == nil || !strings.Contains(err.Error(), "nope-a") || !strings.Contains(err.Error(), "not found") {
 		t.Fatalf("want not found naming the pod, got %v", err)
 	}

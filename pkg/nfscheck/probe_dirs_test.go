@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 func TestProbeOneDeviceProvesNothing(t *testing.T) {
@@ -20,11 +20,11 @@ func TestProbeOneDeviceProvesNothing(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rs, err := nfs.Probe(context.Background(), a, b, nfs.ProbeOptions{Timeout: time.Second})
+	rs, err := nfscheck.Probe(context.Background(), a, b, nfscheck.ProbeOptions{Timeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 || rs[0].ID != nfs.RuleProbeClients || rs[0].Status != preflight.Warn || !strings.Contains(rs[0].Message, "prove nothing") {
+	if len(rs) != 1 || rs[0].ID != nfscheck.RuleProbeClients || rs[0].Status != preflight.Warn || !strings.Contains(rs[0].Message, "prove nothing") {
 		t.Fatalf("want one WARN and no passing test: %v", rs)
 	}
 }
@@ -35,10 +35,10 @@ func TestProbeBadDirectories(t *testing.T) {
 	if err := os.WriteFile(f, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := nfs.Probe(context.Background(), filepath.Join(d, "missing"), d, nfs.ProbeOptions{}); err == nil {
+	if _, err := nfscheck.Probe(context.Background(), filepath.Join(d, "missing"), d, nfscheck.ProbeOptions{}); err == nil {
 		t.Fatal("a missing directory must be an error")
 	}
-	if _, err := nfs.Probe(context.Background(), f, d, nfs.ProbeOptions{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
+	if _, err := nfscheck.Probe(context.Background(), f, d, nfscheck.ProbeOptions{}); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Fatalf("a file is not a directory: %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestProbeNotTheSameExport(t *testing.T) {
 	if same(t, shm, d) {
 		t.Skip("/dev/shm and the temp dir share a device here")
 	}
-	_, err = nfs.Probe(context.Background(), shm, d, nfs.ProbeOptions{Timeout: 300 * time.Millisecond, Poll: 50 * time.Millisecond})
+	_, err = nfscheck.Probe(context.Background(), shm, d, nfscheck.ProbeOptions{Timeout: 300 * time.Millisecond, Poll: 50 * time.Millisecond})
 	if err == nil || !strings.Contains(err.Error(), "not the same directory") {
 		t.Fatalf("want a not-the-same-export error, got %v", err)
 	}

@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 func readTestdata(t *testing.T, name string) string {
@@ -156,18 +156,18 @@ func TestLivePodsAgreeOnNoac(t *testing.T) {
 	for _, p := range pods {
 		k.SetPodMountinfo(t, ns, p.Name, readTestdata(t, "pod-noac.txt"))
 	}
-	rs, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, p := range pods {
-		r := must(t, rs, nfs.RuleNoac, "pod/"+p.Name, preflight.Pass)
+		r := must(t, rs, nfscheck.RuleNoac, "pod/"+p.Name, preflight.Pass)
 		if !strings.Contains(r.Message, "0 s") {
 			t.Errorf("noac message should give the effective seconds: %s", r.Message)
 		}
 	}
-	must(t, rs, nfs.RulePodsAgree, "deployment/web", preflight.Pass)
-	must(t, rs, nfs.RulePVOptions, "", preflight.Pass)
+	must(t, rs, nfscheck.RulePodsAgree, "deployment/web", preflight.Pass)
+	must(t, rs, nfscheck.RulePVOptions, "", preflight.Pass)
 	if preflight.Failed(rs) {
 		t.Fatalf("unexpected FAIL:\n%s", dump(rs))
 	}
@@ -178,16 +178,16 @@ func TestLivePodsDisagree(t *testing.T) {
 	k, ns, pods := setupLive(t, liveSpec{replicas: 2, pvOptions: []string{"vers=3", "noac"}})
 	k.SetPodMountinfo(t, ns, pods[0].Name, readTestdata(t, "pod-noac.txt"))
 	k.SetPodMountinfo(t, ns, pods[1].Name, readTestdata(t, "pod-actimeo60.txt"))
-	rs, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, rs, nfs.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
-	r := must(t, rs, nfs.RuleNoac, "pod/"+pods[1].Name, preflight.Fail)
+	must(t, rs, nfscheck.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
+	r := must(t, rs, nfscheck.RuleNoac, "pod/"+pods[1].Name, preflight.Fail)
 	if !strings.Contains(r.Message, "60 s") {
 		t.Errorf("caching pod should report 60 s: %s", r.Message)
 	}
-	d := must(t, rs, nfs.RulePodsAgree, "deployment/web", preflight.Fail)
+	d := must(t, rs, nfscheck.RulePodsAgree, "deployment/web", preflight.Fail)
 	if !strings.Contains(d.Message, pods[0].Name) || !strings.Contains(d.Message, pods[1].Name) {
 		t.Errorf("disagreement should name both pods: %s", d.Message)
 	}
@@ -197,15 +197,15 @@ func TestLiveDistrolessFallsBackToSh(t *testing.T) {
 	t.Parallel()
 	k, ns, pods := setupLive(t, liveSpec{replicas: 1, pvOptions: []string{"noac"}})
 	k.SetPodNoCat(t, ns, pods[0].Name, readTestdata(t, "pod-noac.txt"))
-	rs, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := must(t, rs, nfs.RuleMount, "pod/"+pods[0].Name, preflight.Pass)
+	r := must(t, rs, nfscheck.RuleMount, "pod/"+pods[0].Name, preflight.Pass)
 	if !strings.Contains(r.Message, "read with sh") {
 		t.Errorf("the mount should have been read with sh: %s", r.Message)
 	}
-	must(t, rs, nfs.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
+	must(t, rs, nfscheck.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
 }
 
 func TestLivePVWithoutNoacAndGanesha(t *testing.T) {
@@ -213,39 +213,39 @@ func TestLivePVWithoutNoacAndGanesha(t *testing.T) {
 	k, ns, pods := setupLive(t, liveSpec{replicas: 1, pvOptions: []string{"vers=3", "sync"}, scOptions: []string{"vers=3", "noac"},
 		scProvisoner: "cluster.local/osrel-nfs-server-provisioner"})
 	k.SetPodMountinfo(t, ns, pods[0].Name, readTestdata(t, "pod-noac.txt"))
-	rs, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// One replica, default strategy (25% surge rounds up to one more pod): FAIL.
-	r := must(t, rs, nfs.RulePVOptions, "pv/pv-"+ns, preflight.Fail)
+	r := must(t, rs, nfscheck.RulePVOptions, "pv/pv-"+ns, preflight.Fail)
 	if !strings.Contains(r.Fix, "kubectl patch pv") {
 		t.Errorf("fix should patch the PV: %s", r.Fix)
 	}
-	sc := must(t, rs, nfs.RuleSCOptions, "storageclass/nfs-"+ns, preflight.Info)
+	sc := must(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs-"+ns, preflight.Info)
 	if !strings.Contains(sc.Message, "does not change") && !strings.Contains(sc.Message, "changed nothing") {
 		t.Errorf("StorageClass note should say changing it does not change the PV: %s", sc.Message)
 	}
-	must(t, rs, nfs.RuleGanesha, "deployment/web", preflight.Warn)
+	must(t, rs, nfscheck.RuleGanesha, "deployment/web", preflight.Warn)
 }
 
 func TestLiveInlineNFSVolume(t *testing.T) {
 	t.Parallel()
 	k, ns, pods := setupLive(t, liveSpec{replicas: 1, inline: true})
 	k.SetPodMountinfo(t, ns, pods[0].Name, readTestdata(t, "pod-actimeo60.txt"))
-	rs, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
-	must(t, rs, nfs.RuleInline, "deployment/web", preflight.Fail)
-	must(t, rs, nfs.RuleNoac, "pod/"+pods[0].Name, preflight.Fail)
+	must(t, rs, nfscheck.RuleInline, "deployment/web", preflight.Fail)
+	must(t, rs, nfscheck.RuleNoac, "pod/"+pods[0].Name, preflight.Fail)
 }
 
 func TestLiveMissingWorkloadIsAnError(t *testing.T) {
 	t.Parallel()
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
-	_, err := nfs.CheckWorkload(context.Background(), k.Clients, ns, "nope", "/mnt/openstudio")
+	_, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "nope", "/mnt/openstudio")
 	if err == nil || !strings.Contains(err.Error(), "--workload") {
 		t.Fatalf("want a not-found error naming --workload, got %v", err)
 	}

@@ -1,8 +1,4 @@
-// Package nfs grades NFS mounts for a multi-replica web tier: it parses mountinfo (from a file,
-// /proc, or a pod), finds the mount that holds a path, grades its options against the noac
-// requirement, checks the Kubernetes volume behind a workload (PVC, PV, StorageClass, CSI
-// driver, in-cluster NFS-Ganesha), and probes two client mounts for real attribute staleness.
-package nfs
+package nfscheck
 
 import (
 	"bufio"

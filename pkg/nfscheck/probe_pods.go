@@ -1,4 +1,4 @@
-package nfs
+package nfscheck
 
 import (
 	"context"
@@ -217,11 +217,4 @@ func probePodDirection(ctx context.Context, w, r podSide, d string, o ProbeOptio
 		rs = append(rs, ob.result(subject, o.Timeout))
 	}
 	return rs, nil
-}
-
-func sizeSeen(v string) string {
-	if v == "ENOENT" {
-		return v
-	}
-	return "size " + v
 }

@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"os"
@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/preflight/nfs"
+	"github.com/osctl/osctl/pkg/nfscheck"
 )
 
 func FuzzParseMountinfo(f *testing.F) {
@@ -21,7 +21,7 @@ func FuzzParseMountinfo(f *testing.F) {
 	f.Add("1 2 3:4 / / rw a:1 b:2 - - - -\n")
 	f.Add("")
 	f.Fuzz(func(t *testing.T, text string) {
-		ms, err := nfs.ParseMountinfo(strings.NewReader(text), "fuzz")
+		ms, err := nfscheck.ParseMountinfo(strings.NewReader(text), "fuzz")
 		if err != nil {
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("multi-line error: %q", err)
@@ -32,10 +32,10 @@ func FuzzParseMountinfo(f *testing.F) {
 			if m.Line < 1 {
 				t.Fatalf("line %d", m.Line)
 			}
-			o := nfs.MountOptions(m)
+			o := nfscheck.MountOptions(m)
 			_ = o.Signature()
-			_ = nfs.GradeMount(m, "x", nfs.GradeOptions{AppLocksFiles: true})
+			_ = nfscheck.GradeMount(m, "x", nfscheck.GradeOptions{AppLocksFiles: true})
 		}
-		_, _ = nfs.FindMount(ms, "/mnt/openstudio")
+		_, _ = nfscheck.FindMount(ms, "/mnt/openstudio")
 	})
 }

@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"os"

@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"context"
@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 // TestLiveRBACDocSuffices runs the live check as a ServiceAccount bound only to the ClusterRole
@@ -18,7 +18,7 @@ func TestLiveRBACDocSuffices(t *testing.T) {
 	t.Parallel()
 	k, ns, pods := setupLive(t, liveSpec{replicas: 1, pvOptions: []string{"noac"}, scOptions: []string{"noac"}})
 	k.SetPodMountinfo(t, ns, pods[0].Name, readTestdata(t, "pod-noac.txt"))
-	b, err := os.ReadFile("../../../docs/migration/rbac-preflight.yaml")
+	b, err := os.ReadFile("../../docs/migration/rbac-preflight.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestLiveRBACDocSuffices(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rs, err := nfs.CheckWorkload(context.Background(), kc, ns, "web", "/mnt/openstudio")
+	rs, err := nfscheck.CheckWorkload(context.Background(), kc, ns, "web", "/mnt/openstudio")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,6 +43,6 @@ func TestLiveRBACDocSuffices(t *testing.T) {
 			t.Errorf("the documented ClusterRole is not enough: %s %s %s", r.ID, r.Subject, r.Message)
 		}
 	}
-	must(t, rs, nfs.RulePVOptions, "", preflight.Pass)
-	must(t, rs, nfs.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
+	must(t, rs, nfscheck.RulePVOptions, "", preflight.Pass)
+	must(t, rs, nfscheck.RuleNoac, "pod/"+pods[0].Name, preflight.Pass)
 }

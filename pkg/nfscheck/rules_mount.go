@@ -1,7 +1,8 @@
-package nfs
+package nfscheck
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/osctl/osctl/pkg/preflight"
@@ -148,4 +149,13 @@ func Disagreement(workload string, sigs map[string]string) preflight.Result {
 	return preflight.Result{ID: RulePodsAgree, Status: preflight.Fail, Subject: workload,
 		Message: "pods disagree on caching options: " + strings.Join(parts, "; "),
 		Fix:     "make every pod mount one PV with noac, then restart the old pods (a PV change reaches a pod only when it remounts)"}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

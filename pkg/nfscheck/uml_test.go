@@ -1,4 +1,4 @@
-package nfs_test
+package nfscheck_test
 
 import (
 	"encoding/json"
@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 type cliReport struct {
@@ -58,7 +58,7 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 	}
 
 	t.Run("real mountinfo parses and grades in-process", func(t *testing.T) {
-		ms, err := nfs.ParseMountinfo(strings.NewReader(run.Mountinfo), "uml mountinfo")
+		ms, err := nfscheck.ParseMountinfo(strings.NewReader(run.Mountinfo), "uml mountinfo")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -83,8 +83,8 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 		if code != 0 {
 			t.Fatalf("exit %d, want 0:\n%s", code, dump(rs))
 		}
-		must(t, rs, nfs.RuleNoac, "", preflight.Pass)
-		must(t, rs, nfs.RuleLocking, "", preflight.Pass)
+		must(t, rs, nfscheck.RuleNoac, "", preflight.Pass)
+		must(t, rs, nfscheck.RuleLocking, "", preflight.Pass)
 	})
 
 	t.Run("actimeo=60 mount fails with the effective seconds", func(t *testing.T) {
@@ -92,7 +92,7 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 		if code != 1 {
 			t.Fatalf("exit %d, want 1:\n%s", code, dump(rs))
 		}
-		r := must(t, rs, nfs.RuleNoac, "", preflight.Fail)
+		r := must(t, rs, nfscheck.RuleNoac, "", preflight.Fail)
 		if !strings.Contains(r.Message, "60 s") || !strings.Contains(r.Message, "acregmax=60") {
 			t.Errorf("message should report 60 s and the filled-in defaults: %s", r.Message)
 		}
@@ -107,7 +107,7 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 		if code != 1 {
 			t.Fatalf("exit %d, want 1 (a stale reader):\n%s", code, dump(rs))
 		}
-		must(t, rs, nfs.RuleProbeClients, "", preflight.Pass)
+		must(t, rs, nfscheck.RuleProbeClients, "", preflight.Pass)
 		var noacReader, cachingReader string
 		for _, r := range rs {
 			if strings.HasPrefix(r.Subject, "reader ") {
@@ -118,17 +118,17 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 				}
 			}
 		}
-		for _, id := range []string{nfs.RuleProbeSize, nfs.RuleProbeNewFile, nfs.RuleProbeMtime, nfs.RuleProbeFlock} {
+		for _, id := range []string{nfscheck.RuleProbeSize, nfscheck.RuleProbeNewFile, nfscheck.RuleProbeMtime, nfscheck.RuleProbeFlock} {
 			must(t, rs, id, noacReader, preflight.Pass)
 		}
-		for _, id := range []string{nfs.RuleProbeSize, nfs.RuleProbeNewFile, nfs.RuleProbeMtime} {
+		for _, id := range []string{nfscheck.RuleProbeSize, nfscheck.RuleProbeNewFile, nfscheck.RuleProbeMtime} {
 			r := must(t, rs, id, cachingReader, preflight.Fail)
 			if !strings.HasPrefix(r.Message, "STALE") {
 				t.Errorf("%s: want STALE, got %s", id, r.Message)
 			}
 		}
 		// Locks reach the server (NLM) whatever the attribute cache.
-		must(t, rs, nfs.RuleProbeFlock, cachingReader, preflight.Pass)
+		must(t, rs, nfscheck.RuleProbeFlock, cachingReader, preflight.Pass)
 	})
 
 	t.Run("one client instance proves nothing", func(t *testing.T) {
@@ -136,7 +136,7 @@ run same preflight nfs --probe "$UML_B" "$UML_B/shared" -o json
 		if code != 0 {
 			t.Fatalf("exit %d, want 0 (a warning):\n%s", code, dump(rs))
 		}
-		must(t, rs, nfs.RuleProbeClients, "", preflight.Warn)
+		must(t, rs, nfscheck.RuleProbeClients, "", preflight.Warn)
 		if len(rs) != 1 {
 			t.Fatalf("no probe result may pass on one device:\n%s", dump(rs))
 		}
