@@ -79,9 +79,9 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err != nil {
 		return cmdutil.Usage("%v", err)
 	}
-	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
-	defer env.close()
-	gates, err := env.gates(ctx, gc)
+	env, closeEnv := checks(f, s.kube, r.Namespace, t)
+	defer closeEnv()
+	gates, err := env.Gates(ctx, gc)
 	if err != nil {
 		return err
 	}

@@ -108,14 +108,14 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return &rollout.ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
 	printPlanSummary(errOut, view)
-	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
-	defer env.close()
+	env, closeEnv := checks(f, s.kube, r.Namespace, t)
+	defer closeEnv()
 	if p.MaxReplicas() > 1 || rollout.CheckSingleOwner(t, p).Status == preflight.Fail {
 		fmt.Fprintf(errOut, "checking the preconditions for more than one replica...\n")
 	}
-	rs, err := env.preconditions(ctx, p, o.Validation)
+	rs, err := env.Preconditions(ctx, p, o.Validation.validation())
 	if err != nil {
-		return err
+		return preconditionsErr(err)
 	}
 	printResults(errOut, rs)
 	if o.Validation.SkipValidation && p.MaxReplicas() > 1 {
@@ -124,7 +124,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if preflight.Failed(rs) {
 		return cmdutil.Found("preconditions failed (see above): nothing was changed")
 	}
-	gates, err := env.gates(ctx, p.Gates)
+	gates, err := env.Gates(ctx, p.Gates)
 	if err != nil {
 		return err
 	}
