@@ -22,6 +22,7 @@ import (
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
 	"github.com/osctl/osctl/pkg/redisproc"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 // Bounds of `up`.
@@ -47,16 +48,6 @@ type UpOptions struct {
 	RedisMasters int
 	Dir          string
 	PortBase     int
-}
-
-// UpResult is the one JSON line `up` prints on stdout once every replica answers.
-type UpResult struct {
-	Replicas []string `json:"replicas"`
-	StateDir string   `json:"state_dir"`
-	Redis    []string `json:"redis"`
-	Locking  string   `json:"locking"`
-	Queue    string   `json:"queue"`
-	Pid      int      `json:"pid"`
 }
 
 // NewCmdUp returns `osctl sandbox up`.
@@ -205,7 +196,7 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 		return err
 	}
 
-	res := UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
+	res := sandbox.UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
 	for _, r := range replicas {
 		res.Replicas = append(res.Replicas, r.url)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
 func TestMain(m *testing.M) {
@@ -76,7 +77,7 @@ func alive(pid int) bool {
 func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 	_, err := exec.LookPath("redis-server")
 	testenv.Require(t, err == nil, "redis-server")
-	sb := testenv.StartSandbox(t, "--replicas", "2", "--locking", "redlock", "--queue", "shared", "--redis-masters", "2")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--queue", "shared", "--redis-masters", "2")
 	if len(sb.Replicas) != 2 || len(sb.Redis) != 2 || sb.Locking != "redlock" || sb.Queue != "shared" {
 		t.Fatalf("JSON line: %+v", sb)
 	}
@@ -99,7 +100,7 @@ func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 }
 
 func TestUpExitsWhenAReplicaDies(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "2")
+	sb := sandboxenv.Start(t, "--replicas", "2")
 	kids := replicaPids(t, sb.Pid)
 	if len(kids) != 2 {
 		t.Fatalf("up has %d replicas, want 2", len(kids))
@@ -145,7 +146,7 @@ func TestUpSaysHowToInstallRedis(t *testing.T) {
 // TestUpGivesEveryReplicaTheWorkerSettings: every mode starts Redis for the workers, and each
 // replica's GET /status says how its worker and fault injection are set.
 func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
 	if len(sb.Redis) != 1 {
 		t.Fatalf("--locking none started %d Redis masters, want 1 for the workers", len(sb.Redis))
 	}
