@@ -89,6 +89,7 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
 
 func runRun(ctx context.Context, o *RunOptions) error {
 	f, p := o.F, o.Built
+	defer f.Interrupts.SetUndone(func() string { return "the rollout had not started: the HPA was not changed" })()
 	needs := needsFor(p.Gates, true)
 	if p.MaxReplicas() > 1 {
 		needs.NFSGate = true

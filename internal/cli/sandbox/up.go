@@ -36,6 +36,8 @@ const (
 // UpOptions configure `osctl sandbox up`.
 type UpOptions struct {
 	IO *cmdutil.IOStreams
+	// Interrupts is told which processes a second Ctrl-C would leave running.
+	Interrupts *cmdutil.Interrupts
 	// RedisURLs are the --redis URLs (else $OSCTL_REDIS); empty means start redis-server.
 	RedisURLs func() []string
 	// RedisFlags are the other Redis flags of the root, passed on to replicas.
@@ -52,7 +54,7 @@ type UpOptions struct {
 
 // NewCmdUp returns `osctl sandbox up`.
 func NewCmdUp(f *cmdutil.Factory, runF func(context.Context, *UpOptions) error) *cobra.Command {
-	opts := &UpOptions{IO: f.IO, RedisURLs: f.RedisURLs, Executable: os.Executable}
+	opts := &UpOptions{IO: f.IO, Interrupts: f.Interrupts, RedisURLs: f.RedisURLs, Executable: os.Executable}
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Start N sandbox replicas over one state directory (and Redis), in the foreground",
@@ -144,6 +146,9 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 		return fmt.Errorf("finding the osctl executable to run replicas: %v", err)
 	}
 
+	left := &leftovers{dir: dir}
+	defer o.Interrupts.SetUndone(left.undone)()
+
 	// Redis: given, or started here (and stopped on the way out).
 	urls := o.RedisURLs()
 	var servers []*redisproc.Server
@@ -170,6 +175,7 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 				return fmt.Errorf("starting redis-server: %v", err)
 			}
 			servers = append(servers, s)
+			left.addServer(s)
 			urls = append(urls, s.URL())
 			fmt.Fprintf(errOut, "sandbox: started redis-server %s (pid %d)\n", s.URL(), s.Pid())
 		}
@@ -191,6 +197,7 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 			return err
 		}
 		replicas = append(replicas, r)
+		left.addReplica(r)
 	}
 	if err := waitReady(ctx, replicas); err != nil {
 		return err
