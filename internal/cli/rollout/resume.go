@@ -60,7 +60,9 @@ password=, a bearer token) is kept masked in the journal: pass the same flag aga
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	f := o.F
-	defer f.Interrupts.SetUndone(func() string { return "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)" })()
+	defer f.Interrupts.SetUndone(func() string {
+		return "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)"
+	})()
 	s, err := open(ctx, f, o.HPA, nil)
 	if err != nil {
 		return err

@@ -54,7 +54,9 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 
 func undoRun(ctx context.Context, o *UndoOptions) error {
 	f := o.F
-	defer f.Interrupts.SetUndone(func() string { return "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)" })()
+	defer f.Interrupts.SetUndone(func() string {
+		return "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)"
+	})()
 	s, err := open(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true})
 	if err != nil {
 		return err
