@@ -1,6 +1,7 @@
 package cmdutil
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -69,4 +70,21 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 		msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
 	}
 	return &UsageError{Err: errors.New(msg)}
+}
+
+// RunE is the RunE of every osctl command: prepare (nil: nothing to prepare) turns the
+// arguments into opts and validates them, without I/O; then runF runs when a test gave one
+// (to check flag parsing alone), else run.
+func RunE[O any](opts *O, prepare func(cmd *cobra.Command, args []string) error, runF, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, args []string) error {
+		if prepare != nil {
+			if err := prepare(cmd, args); err != nil {
+				return err
+			}
+		}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return run(cmd.Context(), opts)
+	}
 }

@@ -52,28 +52,13 @@ deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was 
 		Example: `  osctl locks break --stale --dry-run
   osctl locks break --stale --yes
   osctl locks break 'redlock:6f1c...:extract' --force --yes`,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.Keys = make([]string, len(args))
 			for i, a := range args {
 				opts.Keys[i] = unquoteKey(a)
 			}
-			if len(args) == 0 && !opts.Stale {
-				return cmdutil.Usage("say what to break: one or more KEYs, or --stale for every stale lock")
-			}
-			if len(args) > 0 && len(opts.Patterns) > 0 {
-				return cmdutil.Usage("--pattern selects keys to scan: give KEYs or --pattern, not both")
-			}
-			if opts.Force && opts.Stale && len(args) == 0 {
-				return cmdutil.Usage("--force with --stale and no KEY would add nothing: --force breaks named KEYs that are not stale")
-			}
-			if opts.RetryWindow <= 0 {
-				return cmdutil.Usage("--retry-window must be positive")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return breakRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, breakRun),
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Stale, "stale", false, "break every stale lock (of --pattern, default redlock:* and analysis:*:init_lock); with KEYs, only those that are stale")
@@ -85,6 +70,23 @@ deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was 
 	fl.DurationVar(&opts.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *BreakOptions) validate() error {
+	if len(o.Keys) == 0 && !o.Stale {
+		return cmdutil.Usage("say what to break: one or more KEYs, or --stale for every stale lock")
+	}
+	if len(o.Keys) > 0 && len(o.Patterns) > 0 {
+		return cmdutil.Usage("--pattern selects keys to scan: give KEYs or --pattern, not both")
+	}
+	if o.Force && o.Stale && len(o.Keys) == 0 {
+		return cmdutil.Usage("--force with --stale and no KEY would add nothing: --force breaks named KEYs that are not stale")
+	}
+	if o.RetryWindow <= 0 {
+		return cmdutil.Usage("--retry-window must be positive")
+	}
+	return nil
 }
 
 func breakRun(ctx context.Context, opts *BreakOptions) error {

@@ -53,21 +53,9 @@ stale files are found and not removed.`,
   osctl locks files --root /mnt/openstudio --delete --dry-run
   osctl locks files --root /mnt/openstudio --delete --yes`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Root == "" {
-				return cmdutil.Usage("--root DIR is required: the shared volume's directory to search, e.g. /mnt/openstudio")
-			}
-			if opts.MinAge < 0 {
-				return cmdutil.Usage("--min-age must not be negative")
-			}
-			if opts.DryRun && !opts.Delete {
-				return cmdutil.Usage("--dry-run goes with --delete")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return filesRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			return opts.validate()
+		}, runF, filesRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Root, "root", "", "directory to search (symbolic links are not followed)")
@@ -78,6 +66,20 @@ stale files are found and not removed.`,
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *FilesOptions) validate() error {
+	if o.Root == "" {
+		return cmdutil.Usage("--root DIR is required: the shared volume's directory to search, e.g. /mnt/openstudio")
+	}
+	if o.MinAge < 0 {
+		return cmdutil.Usage("--min-age must not be negative")
+	}
+	if o.DryRun && !o.Delete {
+		return cmdutil.Usage("--dry-run goes with --delete")
+	}
+	return nil
 }
 
 func filesRun(ctx context.Context, opts *FilesOptions) error {

@@ -63,30 +63,9 @@ when no master answers.`,
   osctl locks inspect --pattern 'redlock:abc*' --watch 5s
   OSCTL_REDIS=redis://r1:6379,redis://r2:6379,redis://r3:6379 osctl locks inspect -o jsonl > locks.jsonl`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				d, err := time.ParseDuration(args[0])
-				if !cmd.Flags().Changed("watch") || err != nil {
-					return cmdutil.Usage("unexpected argument %q: patterns go in --pattern; an interval goes with --watch (e.g. --watch 5s)", args[0])
-				}
-				opts.Watch = d
-			}
-			if cmd.Flags().Changed("watch") && opts.Watch < 100*time.Millisecond {
-				return cmdutil.Usage("--watch interval %v is too short: use at least 100ms", opts.Watch)
-			}
-			if opts.RetryWindow <= 0 {
-				return cmdutil.Usage("--retry-window must be positive")
-			}
-			for _, p := range opts.Patterns {
-				if p == "" {
-					return cmdutil.Usage("--pattern must not be empty")
-				}
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return inspectRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			return opts.validate(args, cmd.Flags().Changed("watch"))
+		}, runF, inspectRun),
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan, as SCAN MATCH understands it (repeatable; default redlock:* and analysis:*:init_lock)")
@@ -96,6 +75,30 @@ when no master answers.`,
 	fl.Lookup("watch").NoOptDefVal = "2s"
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
+}
+
+// validate checks the flags and arguments (an interval after --watch is the one argument);
+// it does no I/O.
+func (o *InspectOptions) validate(args []string, watchGiven bool) error {
+	if len(args) == 1 {
+		d, err := time.ParseDuration(args[0])
+		if !watchGiven || err != nil {
+			return cmdutil.Usage("unexpected argument %q: patterns go in --pattern; an interval goes with --watch (e.g. --watch 5s)", args[0])
+		}
+		o.Watch = d
+	}
+	if watchGiven && o.Watch < 100*time.Millisecond {
+		return cmdutil.Usage("--watch interval %v is too short: use at least 100ms", o.Watch)
+	}
+	if o.RetryWindow <= 0 {
+		return cmdutil.Usage("--retry-window must be positive")
+	}
+	for _, p := range o.Patterns {
+		if p == "" {
+			return cmdutil.Usage("--pattern must not be empty")
+		}
+	}
+	return nil
 }
 
 func inspectRun(ctx context.Context, opts *InspectOptions) error {

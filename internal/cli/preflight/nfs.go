@@ -73,34 +73,13 @@ Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the fil
   osctl preflight nfs -n openstudio --workload web -o json
   osctl preflight nfs --probe /mnt/a /mnt/b --probe-timeout 5s
   osctl preflight nfs -n openstudio --probe-pods web-7d9f-abcde,web-7d9f-fghij`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Probe {
-				if len(args) != 2 {
-					return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
-				}
-				opts.ProbeDirs = args
-			} else if len(opts.ProbePods) > 0 {
-				if len(opts.ProbePods) != 2 || opts.ProbePods[0] == "" || opts.ProbePods[1] == "" || opts.ProbePods[0] == opts.ProbePods[1] {
-					return cmdutil.Usage("--probe-pods takes two different pods: --probe-pods POD_A,POD_B")
-				}
-				if len(args) > 0 {
-					return cmdutil.Usage("unexpected argument %q with --probe-pods", args[0])
-				}
-			} else if len(args) > 0 {
-				return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
-			}
-			if opts.ProbeTimeout <= 0 || opts.ProbeTimeout > 10*time.Minute {
-				return cmdutil.Usage("--probe-timeout must be between 0 and 10m")
-			}
-			opts.Live = f.KubeConfigured() || f.KubeFlags.Namespace != ""
-			if err := common.loadConfig(); err != nil {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			if err := opts.validate(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return nfsRun(cmd.Context(), opts)
-		},
+			opts.Live = f.KubeConfigured() || f.KubeFlags.Namespace != ""
+			return common.loadConfig()
+		}, runF, nfsRun),
 	}
 	addNFSFlags(cmd, opts)
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "run the empirical probe between two directories: --probe DIR_A DIR_B")
@@ -117,6 +96,29 @@ func addNFSFlags(cmd *cobra.Command, opts *NFSOptions) {
 	fl.StringVar(&opts.Mountinfo, "mountinfo", "", `grade a saved mountinfo file ("-" for stdin) instead of this machine's or the pods'`)
 	fl.StringVar(&opts.Workload, "workload", "web", "the web Deployment whose pods are checked in the cluster")
 	fl.BoolVar(&opts.AppLocksFiles, "app-locks-files", true, "the application locks files on the share (OpenStudio does): NFSv3 nolock/local_lock is a FAIL, else a WARN")
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *NFSOptions) validate(args []string) error {
+	if o.Probe {
+		if len(args) != 2 {
+			return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
+		}
+		o.ProbeDirs = args
+	} else if len(o.ProbePods) > 0 {
+		if len(o.ProbePods) != 2 || o.ProbePods[0] == "" || o.ProbePods[1] == "" || o.ProbePods[0] == o.ProbePods[1] {
+			return cmdutil.Usage("--probe-pods takes two different pods: --probe-pods POD_A,POD_B")
+		}
+		if len(args) > 0 {
+			return cmdutil.Usage("unexpected argument %q with --probe-pods", args[0])
+		}
+	} else if len(args) > 0 {
+		return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
+	}
+	if o.ProbeTimeout <= 0 || o.ProbeTimeout > 10*time.Minute {
+		return cmdutil.Usage("--probe-timeout must be between 0 and 10m")
+	}
+	return nil
 }
 
 func nfsRun(ctx context.Context, opts *NFSOptions) error {

@@ -40,12 +40,7 @@ same reason a --gate-http or --gate-cmd with a credential in it (a URL password,
 password=, a bearer token) is kept masked in the journal: pass the same flag again.`,
 		Example: `  osctl rollout resume -n openstudio --hpa web --redis-service queue`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return resumeRun(cmd.Context(), opts)
-		},
+		RunE:    cmdutil.RunE(opts, nil, runF, resumeRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")

@@ -56,20 +56,14 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
       --stress-report stress.json --redis-service queue --gate-http https://web.example/health
   osctl rollout run -n openstudio --hpa web --steps 1,2 --dry-run=server --skip-validation --redis-service queue`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			p, err := opts.Plan.plan(cmd)
 			if err != nil {
 				return err
 			}
 			opts.Built = p
-			if opts.Lease.Duration < 2*time.Second {
-				return cmdutil.Usage("--lease-duration must be at least 2s")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, runRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	addPlanFlags(cmd, &opts.Plan)
@@ -85,6 +79,14 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
 	addLeaseFlags(cmd, &opts.Lease, "take over the rollout Lease even while another osctl holds it (loudly)")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *RunOptions) validate() error {
+	if o.Lease.Duration < 2*time.Second {
+		return cmdutil.Usage("--lease-duration must be at least 2s")
+	}
+	return nil
 }
 
 func runRun(ctx context.Context, o *RunOptions) error {

@@ -40,27 +40,10 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 		Short:  "Run one sandbox replica (started by 'osctl sandbox up')",
 		Hidden: true,
 		Args:   cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.Mode.resolve(cmd.Flags())
-			if err := opts.Mode.validate(); err != nil {
-				return err
-			}
-			if opts.Replicas < 1 || opts.Replicas > maxReplicas || opts.Replica < 0 || opts.Replica >= opts.Replicas {
-				return cmdutil.Usage("--replica %d of --replicas %d: use a count of 1 to %d and an index below it", opts.Replica, opts.Replicas, maxReplicas)
-			}
-			if opts.Dir == "" {
-				return cmdutil.Usage("--dir is required: the shared state directory")
-			}
-			if opts.ListenFD == 0 {
-				if err := loopbackAddr(opts.Listen); err != nil {
-					return err
-				}
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serveRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, serveRun),
 	}
 	opts.Mode.add(cmd)
 	cmd.Flags().IntVar(&opts.Replica, "replica", 0, "this replica's index (shown by GET /status)")
@@ -83,6 +66,25 @@ func loopbackAddr(addr string) error {
 	}
 	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
 		return cmdutil.Usage("--listen %q: the sandbox listens on loopback only (127.0.0.0/8 or ::1)", addr)
+	}
+	return nil
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *ServeOptions) validate() error {
+	if err := o.Mode.validate(); err != nil {
+		return err
+	}
+	if o.Replicas < 1 || o.Replicas > maxReplicas || o.Replica < 0 || o.Replica >= o.Replicas {
+		return cmdutil.Usage("--replica %d of --replicas %d: use a count of 1 to %d and an index below it", o.Replica, o.Replicas, maxReplicas)
+	}
+	if o.Dir == "" {
+		return cmdutil.Usage("--dir is required: the shared state directory")
+	}
+	if o.ListenFD == 0 {
+		if err := loopbackAddr(o.Listen); err != nil {
+			return err
+		}
 	}
 	return nil
 }

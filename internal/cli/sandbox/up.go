@@ -87,17 +87,11 @@ rest and exits 2.`,
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.RedisFlags = f.Redis
 			opts.Mode.resolve(cmd.Flags())
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return upRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, upRun),
 	}
 	opts.Mode.add(cmd)
 	cmd.Flags().IntVar(&opts.Replicas, "replicas", 1, "number of replicas (separate processes)")
