@@ -17,7 +17,7 @@ import (
 
 // BreakOptions are the inputs of `osctl locks break`.
 type BreakOptions struct {
-	F           *cmdutil.Factory
+	Env
 	Masters     mastersFunc
 	Pods        func() (ops.PodChecker, string)
 	Who         func() string
@@ -34,7 +34,7 @@ type BreakOptions struct {
 
 // NewCmdBreak builds `osctl locks break`.
 func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) error) *cobra.Command {
-	opts := &BreakOptions{F: f, Masters: f.RedisMasters, Pods: factoryPods(f), Who: who}
+	opts := &BreakOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f), Who: who}
 	cmd := &cobra.Command{
 		Use:   "break [KEY...] [--stale]",
 		Short: "Delete stale Redis locks safely: re-check on every master, compare-and-delete, audit",
@@ -90,7 +90,7 @@ func (o *BreakOptions) validate() error {
 }
 
 func breakRun(ctx context.Context, opts *BreakOptions) error {
-	f := opts.F
+	f := opts.Env
 	masters, closer, err := opts.Masters(ctx)
 	defer closer()
 	if err != nil {
@@ -190,7 +190,7 @@ func dedupe(keys []string) []string {
 	return out
 }
 
-func printBreaks(f *cmdutil.Factory, format output.Format, records []ops.AuditRecord) error {
+func printBreaks(f Env, format output.Format, records []ops.AuditRecord) error {
 	if format == output.JSONL {
 		for _, r := range records {
 			if err := output.Print(f.IO.Out, format, r, nil); err != nil {
@@ -225,7 +225,7 @@ func printBreaks(f *cmdutil.Factory, format output.Format, records []ops.AuditRe
 }
 
 // breakSummary says on stderr exactly what changed and decides the exit code.
-func breakSummary(f *cmdutil.Factory, records []ops.AuditRecord, nothingAsked bool) error {
+func breakSummary(f Env, records []ops.AuditRecord, nothingAsked bool) error {
 	var broken, deleted, problems, audited int
 	for _, r := range records {
 		deleted += r.Deleted()

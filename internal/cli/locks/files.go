@@ -15,7 +15,7 @@ import (
 
 // FilesOptions are the inputs of `osctl locks files`.
 type FilesOptions struct {
-	F      *cmdutil.Factory
+	Env
 	Format output.Format
 	Root   string
 	Names  []string
@@ -35,7 +35,7 @@ type FilesReport struct {
 
 // NewCmdFiles builds `osctl locks files`.
 func NewCmdFiles(f *cmdutil.Factory, runF func(context.Context, *FilesOptions) error) *cobra.Command {
-	opts := &FilesOptions{F: f}
+	opts := &FilesOptions{Env: envOf(f)}
 	cmd := &cobra.Command{
 		Use:   "files --root DIR [--delete]",
 		Short: "Find (and remove) stale lock files on the shared volume",
@@ -83,7 +83,7 @@ func (o *FilesOptions) validate() error {
 }
 
 func filesRun(ctx context.Context, opts *FilesOptions) error {
-	f := opts.F
+	f := opts.Env
 	minAge := opts.MinAge
 	if minAge == 0 {
 		minAge = -1
@@ -149,7 +149,7 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 }
 
 // printFiles prints the listing; with planOnly (before the confirmation) it goes to stderr.
-func printFiles(f *cmdutil.Factory, format output.Format, rep FilesReport, planOnly bool) error {
+func printFiles(f Env, format output.Format, rep FilesReport, planOnly bool) error {
 	w := f.IO.Out
 	if planOnly {
 		w, format = f.IO.ErrOut, output.Table

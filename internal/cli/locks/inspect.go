@@ -18,7 +18,7 @@ import (
 
 // InspectOptions are the inputs of `osctl locks inspect`.
 type InspectOptions struct {
-	F           *cmdutil.Factory
+	Env
 	Masters     mastersFunc
 	Pods        func() (ops.PodChecker, string)
 	Format      output.Format
@@ -39,7 +39,7 @@ type Report struct {
 
 // NewCmdInspect builds `osctl locks inspect`.
 func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{F: f, Masters: f.RedisMasters, Pods: factoryPods(f)}
+	opts := &InspectOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f)}
 	cmd := &cobra.Command{
 		Use:   "inspect [--pattern GLOB]... [--watch [INTERVAL]]",
 		Short: "Show every Redis lock on every master with its holder, TTL, quorum and a verdict",
@@ -122,23 +122,23 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 			case <-t.C:
 			}
 		}
-		if opts.F.IO.IsStdoutTTY() && opts.Format == output.Table {
-			fmt.Fprint(opts.F.IO.Out, "\033[H\033[2J") // a terminal shows the latest refresh only
+		if opts.IO.IsStdoutTTY() && opts.Format == output.Table {
+			fmt.Fprint(opts.IO.Out, "\033[H\033[2J") // a terminal shows the latest refresh only
 		}
-		fmt.Fprintf(opts.F.IO.ErrOut, "--- %s (every %v; Ctrl-C to stop)\n", opts.F.Now().UTC().Format(time.RFC3339), opts.Watch)
+		fmt.Fprintf(opts.IO.ErrOut, "--- %s (every %v; Ctrl-C to stop)\n", opts.Now().UTC().Format(time.RFC3339), opts.Watch)
 		err := inspectOnce(ctx, opts)
 		if ctx.Err() != nil {
 			return last
 		}
 		last = err
 		if err != nil && cmdutil.ExitCode(err) == cmdutil.ExitError {
-			fmt.Fprintln(opts.F.IO.ErrOut, "error: "+opts.F.Secrets.String(err.Error()))
+			fmt.Fprintln(opts.IO.ErrOut, "error: "+opts.Secrets.String(err.Error()))
 		}
 	}
 }
 
 func inspectOnce(ctx context.Context, opts *InspectOptions) error {
-	f := opts.F
+	f := opts.Env
 	masters, closer, err := opts.Masters(ctx)
 	defer closer()
 	if err != nil {

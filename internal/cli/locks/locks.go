@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/lock/ops"
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
@@ -92,7 +94,17 @@ func escape(s string) string {
 	return s
 }
 
+// Env is what every locks command uses besides its clients: the streams, the secrets to scrub
+// from what it prints, and the clock.
+type Env struct {
+	IO      *cmdutil.IOStreams
+	Secrets *redact.Secrets
+	Now     func() time.Time
+}
+
+func envOf(f *cmdutil.Factory) Env { return Env{IO: f.IO, Secrets: f.Secrets, Now: f.Now} }
+
 // warn prints one warning line to stderr, scrubbed of secrets.
-func warn(f *cmdutil.Factory, format string, a ...any) {
+func warn(f Env, format string, a ...any) {
 	fmt.Fprintln(f.IO.ErrOut, "warning: "+f.Secrets.String(fmt.Sprintf(format, a...)))
 }
