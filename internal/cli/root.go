@@ -106,7 +106,8 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 inspect and break safely, NFS and Redis preflight checks, a stress run that judges the resulting
 file state, a gated 1 -> 2 -> N HPA rollout, and a local sandbox that reproduces the races.
 
-Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could not do its job.`,
+Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could not do its job;
+130 a second Ctrl-C ended it at once.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
