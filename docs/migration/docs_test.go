@@ -52,6 +52,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
@@ -366,7 +367,7 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 		// No KUBECONFIG and an empty HOME: no block reaches a cluster it was not given.
 	}
 	if d.has(targetSandbox) {
-		sb := testenv.StartSandbox(t, "--replicas", "2", "--locking", "redlock")
+		sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock")
 		plantIncident(t, sb.Redis[0], sb.StateDir)
 		e.sandbox = []string{
 			"OSCTL_REDIS=" + strings.Join(sb.Redis, ","),
@@ -392,7 +393,7 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 			// Service, and its state directory stands in for the NFS export mounted on the
 			// machine that runs osctl (STATE_DIR). (--state-pod cannot run here: kwok never closes an
 			// exec's stdin, and the pod script reads its directories from stdin until EOF.)
-			sb := testenv.StartSandbox(t, "--replicas", "2", "--locking", "redlock", "--redis", rd.URL())
+			sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--redis", rd.URL())
 			e.cluster = append(e.cluster, "WEB_URL="+strings.Join(sb.Replicas, ","), "STATE_DIR="+sb.StateDir)
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 
 	"github.com/redis/go-redis/v9/logging"
@@ -32,12 +31,50 @@ func Main() int {
 }
 
 // Run executes the command tree with args on f's streams and returns the exit code. The first
-// Ctrl-C cancels the command's context; commands that must finish work (a rollback, a partial
-// report) continue on a context of their own.
+// Ctrl-C (or SIGTERM) cancels the command's context; commands that must finish work (a rollback,
+// a partial report) continue on a context of their own. A second one returns ExitInterrupted at
+// once, saying what the command registered as left undone (f.Interrupts), unless the command
+// refuses it (a rollback), in which case the refusal is printed and Run keeps waiting.
 func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
-	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	root := NewCmdRoot(f)
+	return run(ctx, f, NewCmdRoot(f), args)
+}
+
+func run(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args []string) int {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan int, 1)
+	go func() { done <- execute(ctx, f, root, args) }()
+	interrupted := false
+	for {
+		select {
+		case code := <-done:
+			return code
+		case <-sigs:
+			if !interrupted {
+				interrupted = true
+				cancel()
+				continue
+			}
+			msg, refused := f.Interrupts.Again()
+			if refused {
+				fmt.Fprintln(f.IO.ErrOut, f.Secrets.String(msg))
+				continue
+			}
+			text := "interrupted again: exiting at once"
+			if msg != "" {
+				text += "; left undone: " + msg
+			}
+			fmt.Fprintln(f.IO.ErrOut, f.Secrets.String(text))
+			return cmdutil.ExitInterrupted
+		}
+	}
+}
+
+// execute runs the command and turns its error into the exit code: the one place that does.
+func execute(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args []string) int {
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
@@ -53,7 +90,7 @@ func Run(ctx context.Context, f *cmdutil.Factory, args []string) int {
 	msg := f.Secrets.String(err.Error())
 	fmt.Fprintln(f.IO.ErrOut, "Error: "+msg)
 	var ue *cmdutil.UsageError
-	if errors.As(err, &ue) || isFlagError(err) {
+	if errors.As(err, &ue) {
 		fmt.Fprintln(f.IO.ErrOut, "Run '"+commandPath(root, args)+" --help' for usage.")
 		return cmdutil.ExitError
 	}
@@ -69,11 +106,11 @@ func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 inspect and break safely, NFS and Redis preflight checks, a stress run that judges the resulting
 file state, a gated 1 -> 2 -> N HPA rollout, and a local sandbox that reproduces the races.
 
-Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could not do its job.`,
+Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could not do its job;
+130 a second Ctrl-C ended it at once.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return &cmdutil.UsageError{Err: err} })
 	f.AddGlobalFlags(root)
 	root.AddCommand(
 		NewCmdVersion(f),
@@ -84,14 +121,8 @@ Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could no
 		preflightcmd.NewCmdPreflight(f),
 		stresscmd.NewCmdStress(f, nil),
 	)
+	cmdutil.TypeUsageErrors(root)
 	return root
-}
-
-func isFlagError(err error) bool {
-	s := err.Error()
-	return strings.HasPrefix(s, "unknown command") || strings.HasPrefix(s, "unknown flag") ||
-		strings.HasPrefix(s, "unknown shorthand flag") || strings.Contains(s, "accepts ") ||
-		strings.HasPrefix(s, "required flag")
 }
 
 func commandPath(root *cobra.Command, args []string) string {

@@ -36,11 +36,13 @@ type Config struct {
 	PoolSize int
 }
 
-// Master is one Redis master: its client and a printable name with no password.
+// Master is one independent Redis master: a printable name with no password, its address and its
+// client. It is the one type for "a Redis master" in osctl: the lock operations (pkg/lock/ops), the
+// Redis preflight, the rollout's gates and the sandbox all take []Master.
 type Master struct {
 	Name   string // the URL with its password masked
 	Addr   string // host:port
-	Client *redis.Client
+	Client redis.UniversalClient
 }
 
 // Close closes every master's client.
@@ -50,7 +52,7 @@ func Close(ms []Master) {
 	}
 }
 
-// Clients returns the masters' clients as the interface pkg/lock and the scanners take.
+// Clients returns the masters' clients as pkg/lock (and redsync) take them.
 func Clients(ms []Master) []redis.UniversalClient {
 	out := make([]redis.UniversalClient, len(ms))
 	for i, m := range ms {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/redisproc"
 )
@@ -66,7 +68,7 @@ func TestConnect(t *testing.T) {
 		if strings.Contains(m.Name, pw) || strings.Contains(m.Name, "from-file-pw") || !strings.Contains(m.Name, "xxxxx") {
 			t.Errorf("master name %q", m.Name)
 		}
-		if m.Client.Options().Password != "from-file-pw" {
+		if m.Client.(*redis.Client).Options().Password != "from-file-pw" {
 			t.Errorf("password from the file not used for %s", m.Name)
 		}
 	}

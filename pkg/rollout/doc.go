@@ -2,7 +2,7 @@
 // automatic rollback, keeping its state in the cluster so that another process can report on it,
 // resume it or undo it.
 //
-// The pipeline (DESIGN.md): a Plan (steps, final range, gates) that can be printed before anything
+// The pipeline (docs/architecture.md): a Plan (steps, final range, gates) that can be printed before anything
 // changes; a coordination.k8s.io Lease per HPA so one rollout runs at a time; a Journal in an
 // annotation on the HPA (original spec, plan, current step, history); each step pins the HPA
 // (minReplicas = maxReplicas = k), watches the Deployment until k replicas are updated, ready and

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/internal/cli/rollout/rollouttest"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/rollouttest"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 

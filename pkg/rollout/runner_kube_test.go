@@ -13,10 +13,10 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 
-	"github.com/osctl/osctl/internal/cli/rollout/rollouttest"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/rollouttest"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 
@@ -33,7 +33,7 @@ func runner(w *rollouttest.Workload, holder string) *rollout.Runner {
 
 func nfsGate(w *rollouttest.Workload) rollout.Gate {
 	return &rollout.ResultsGate{GateName: "nfs", Run: func(ctx context.Context) ([]preflight.Result, error) {
-		return nfs.CheckWorkload(ctx, w.K.Clients, w.NS, "web", "/mnt/openstudio")
+		return nfscheck.CheckWorkload(ctx, w.K.Clients, w.NS, "web", "/mnt/openstudio")
 	}}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
 
@@ -62,7 +63,7 @@ func BenchmarkInitializeAnalysisDrain(b *testing.B) {
 	for _, mode := range []sandbox.Locking{sandbox.LockingNone, sandbox.LockingLocal, sandbox.LockingRedlock} {
 		b.Run(string(mode), func(b *testing.B) {
 			for range b.N {
-				sb := testenv.StartSandbox(b, "--replicas", "3", "--locking", string(mode))
+				sb := sandboxenv.Start(b, "--replicas", "3", "--locking", string(mode))
 				ids := mustCreate(b, sb.Replicas[0], analyses)
 				names := []string{"seed.osm", "weather.epw", "scripts/analysis/run.rb", "scripts/analysis/initialize.sh", "data/a.csv", "data/b.csv"}
 				ctx := context.Background()

@@ -21,7 +21,8 @@ import (
 // Locking says how a replica serialises the writes of one analysis's zip and extraction.
 type Locking string
 
-// Locking modes, from the stress contract's section 2.
+// Locking modes, from the stress contract in docs/architecture.md (point 2, what a fixed
+// application guarantees).
 const (
 	// LockingNone is the real app: zip written in place in pieces, extraction skips existing
 	// files, nothing serialises them.

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
 // The job API as `osctl sandbox up` serves it: two replica processes, a ceiling of 2, a required
@@ -14,7 +14,7 @@ import (
 var jobSandboxArgs = []string{"--replicas", "2", "--max-active", "2", "--job-duration", "1s", "--dispatch-interval", "1s", "--api-token", testToken}
 
 func TestJobAPIQueueLocalExceedsCeiling(t *testing.T) {
-	sb := testenv.StartSandbox(t, append([]string{"--queue", "local"}, jobSandboxArgs...)...)
+	sb := sandboxenv.Start(t, append([]string{"--queue", "local"}, jobSandboxArgs...)...)
 	owner := submitJobs(t, sb.Replicas, 12, testToken)
 	most, final := watchJobs(t, sb.Replicas, owner, testToken, 60*time.Second)
 	if most <= 2 {
@@ -29,7 +29,7 @@ func TestJobAPIQueueLocalExceedsCeiling(t *testing.T) {
 }
 
 func TestJobAPIQueueSharedHoldsCeiling(t *testing.T) {
-	sb := testenv.StartSandbox(t, append([]string{"--queue", "shared"}, jobSandboxArgs...)...)
+	sb := sandboxenv.Start(t, append([]string{"--queue", "shared"}, jobSandboxArgs...)...)
 	owner := submitJobs(t, sb.Replicas, 12, testToken)
 	for id := range owner {
 		for i, r := range sb.Replicas {
@@ -57,7 +57,7 @@ func TestJobAPIQueueSharedHoldsCeiling(t *testing.T) {
 }
 
 func TestJobAPIWrongToken(t *testing.T) {
-	sb := testenv.StartSandbox(t, append([]string{"--queue", "shared"}, jobSandboxArgs...)...)
+	sb := sandboxenv.Start(t, append([]string{"--queue", "shared"}, jobSandboxArgs...)...)
 	ctx := context.Background()
 	for i, r := range sb.Replicas {
 		for _, tok := range []string{"", "not-the-token"} {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
 
@@ -32,7 +33,7 @@ const (
 
 // findRace runs up to raceRounds rounds against the sandbox and returns the findings of the
 // first round that produced any.
-func findRace(t *testing.T, sb *testenv.Sandbox) []finding {
+func findRace(t *testing.T, sb *sandboxenv.Sandbox) []finding {
 	t.Helper()
 	for round := range raceRounds {
 		ids := mustCreate(t, sb.Replicas[0], raceAnalyses)
@@ -50,7 +51,7 @@ func findRace(t *testing.T, sb *testenv.Sandbox) []finding {
 
 // assertNoRace runs rounds and fails on any finding; it also requires most writes acknowledged,
 // so that a server refusing everything does not pass.
-func assertNoRace(t *testing.T, sb *testenv.Sandbox, rounds int, during func(round int)) []roundStats {
+func assertNoRace(t *testing.T, sb *sandboxenv.Sandbox, rounds int, during func(round int)) []roundStats {
 	t.Helper()
 	var all []roundStats
 	for round := range rounds {
@@ -81,7 +82,7 @@ func assertNoRace(t *testing.T, sb *testenv.Sandbox, rounds int, during func(rou
 }
 
 func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none", "--worker-interval", raceWorkerInterval)
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--worker-interval", raceWorkerInterval)
 	fs := findRace(t, sb)
 	if len(fs) == 0 {
 		t.Fatalf("no race in %d rounds with --locking none at 3 replicas: the sandbox no longer reproduces the real app", raceRounds)
@@ -91,11 +92,11 @@ func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
 
 func TestLockingLocal(t *testing.T) {
 	t.Run("one replica is safe", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local", "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local", "--worker-interval", raceWorkerInterval)
 		assertNoRace(t, sb, 2, nil)
 	})
 	t.Run("three replicas race", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local", "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local", "--worker-interval", raceWorkerInterval)
 		fs := findRace(t, sb)
 		if len(fs) == 0 {
 			t.Fatalf("no race in %d rounds with --locking local at 3 replicas: a process-local mutex must not protect across replicas", raceRounds)
@@ -105,7 +106,7 @@ func TestLockingLocal(t *testing.T) {
 }
 
 func TestLockingRedlockThreeReplicas(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval)
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval)
 	if len(sb.Redis) != 1 {
 		t.Fatalf("up started %d Redis masters, want 1: %v", len(sb.Redis), sb.Redis)
 	}
@@ -118,7 +119,7 @@ func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 	for _, u := range testenv.URLs(masters) {
 		args = append(args, "--redis", u)
 	}
-	sb := testenv.StartSandbox(t, args...)
+	sb := sandboxenv.Start(t, args...)
 	if len(sb.Redis) != 3 {
 		t.Fatalf("sandbox uses %d masters, want the 3 given: %v", len(sb.Redis), sb.Redis)
 	}
@@ -144,7 +145,7 @@ func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 // leave well-formed jobs, each at its own index, and every start's InitializeAnalysis must run.
 func TestConcurrentStartsAcrossReplicas(t *testing.T) {
 	eachMode(t, func(t *testing.T, mode sandbox.Locking) {
-		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", string(mode), "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", string(mode), "--worker-interval", raceWorkerInterval)
 		id := mustCreate(t, sb.Replicas[0], 1)[0]
 		if st, err := upload(context.Background(), sb.Replicas[0], id, newTestZip(t)); err != nil || st != 201 {
 			t.Fatalf("upload: %d %v", st, err)

@@ -7,7 +7,8 @@ import (
 	"fmt"
 )
 
-// Exit codes, from STYLE.md section 3. Main is the only place that turns them into os.Exit.
+// Exit codes, as the README's table lists them (with ExitInterrupted, 130). Main is the only
+// place that turns them into os.Exit.
 const (
 	ExitOK      = 0 // did its job, found nothing wrong
 	ExitProblem = 1 // did its job, found a problem

@@ -26,6 +26,8 @@ type Factory struct {
 	Secrets *redact.Secrets
 	// Now is the clock commands use (a seam for tests).
 	Now func() time.Time
+	// Interrupts is where a command says what a second Ctrl-C leaves undone, or refuses it.
+	Interrupts *Interrupts
 
 	Redis     RedisFlags
 	KubeFlags k8s.Config
@@ -46,7 +48,7 @@ type RedisFlags struct {
 
 // New returns a Factory on the process's own streams.
 func New(version string) *Factory {
-	return &Factory{IO: System(), Version: version, Secrets: &redact.Secrets{}, Now: time.Now}
+	return &Factory{IO: System(), Version: version, Secrets: &redact.Secrets{}, Now: time.Now, Interrupts: &Interrupts{}}
 }
 
 // AddGlobalFlags binds the Redis and Kubernetes flags on the root command.

@@ -12,14 +12,14 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
 )
 
 // BreakOptions are the inputs of `osctl locks break`.
 type BreakOptions struct {
-	F           *cmdutil.Factory
+	Env
 	Masters     mastersFunc
-	Pods        func() (locks.PodChecker, string)
+	Pods        func() (ops.PodChecker, string)
 	Who         func() string
 	Format      output.Format
 	Keys        []string
@@ -34,7 +34,7 @@ type BreakOptions struct {
 
 // NewCmdBreak builds `osctl locks break`.
 func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) error) *cobra.Command {
-	opts := &BreakOptions{F: f, Masters: factoryMasters(f), Pods: factoryPods(f), Who: who}
+	opts := &BreakOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f), Who: who}
 	cmd := &cobra.Command{
 		Use:   "break [KEY...] [--stale]",
 		Short: "Delete stale Redis locks safely: re-check on every master, compare-and-delete, audit",
@@ -52,28 +52,13 @@ deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was 
 		Example: `  osctl locks break --stale --dry-run
   osctl locks break --stale --yes
   osctl locks break 'redlock:6f1c...:extract' --force --yes`,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.Keys = make([]string, len(args))
 			for i, a := range args {
 				opts.Keys[i] = unquoteKey(a)
 			}
-			if len(args) == 0 && !opts.Stale {
-				return cmdutil.Usage("say what to break: one or more KEYs, or --stale for every stale lock")
-			}
-			if len(args) > 0 && len(opts.Patterns) > 0 {
-				return cmdutil.Usage("--pattern selects keys to scan: give KEYs or --pattern, not both")
-			}
-			if opts.Force && opts.Stale && len(args) == 0 {
-				return cmdutil.Usage("--force with --stale and no KEY would add nothing: --force breaks named KEYs that are not stale")
-			}
-			if opts.RetryWindow <= 0 {
-				return cmdutil.Usage("--retry-window must be positive")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return breakRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, breakRun),
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Stale, "stale", false, "break every stale lock (of --pattern, default redlock:* and analysis:*:init_lock); with KEYs, only those that are stale")
@@ -82,19 +67,36 @@ deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was 
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "re-read and decide, delete nothing")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
 	fl.BoolVar(&opts.NoAudit, "no-audit", false, "do not append the breaks to the stream osctl:audit")
-	fl.DurationVar(&opts.RetryWindow, "retry-window", locks.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum")
+	fl.DurationVar(&opts.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
 }
 
+// validate checks the flags and arguments; it does no I/O.
+func (o *BreakOptions) validate() error {
+	if len(o.Keys) == 0 && !o.Stale {
+		return cmdutil.Usage("say what to break: one or more KEYs, or --stale for every stale lock")
+	}
+	if len(o.Keys) > 0 && len(o.Patterns) > 0 {
+		return cmdutil.Usage("--pattern selects keys to scan: give KEYs or --pattern, not both")
+	}
+	if o.Force && o.Stale && len(o.Keys) == 0 {
+		return cmdutil.Usage("--force with --stale and no KEY would add nothing: --force breaks named KEYs that are not stale")
+	}
+	if o.RetryWindow <= 0 {
+		return cmdutil.Usage("--retry-window must be positive")
+	}
+	return nil
+}
+
 func breakRun(ctx context.Context, opts *BreakOptions) error {
-	f := opts.F
+	f := opts.Env
 	masters, closer, err := opts.Masters(ctx)
 	defer closer()
 	if err != nil {
 		return err
 	}
-	lo := locks.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
+	lo := ops.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
 	if opts.Pods != nil {
 		pods, w := opts.Pods()
 		if w != "" {
@@ -102,15 +104,15 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 		}
 		lo.Pods = pods
 	}
-	var plan, refused []locks.View
+	var plan, refused []ops.View
 	found := map[string]bool{}
-	sum, err := locks.Inspect(ctx, masters, lo, func(v locks.View) error {
+	sum, err := ops.Inspect(ctx, masters, lo, func(v ops.View) error {
 		found[v.Key] = true
 		switch {
-		case v.Verdict.Status == locks.StatusStale:
+		case v.Verdict.Status == ops.StatusStale:
 			plan = append(plan, v)
 		case len(opts.Keys) == 0: // --stale over patterns: only stale ones are asked for
-		case opts.Force && v.Verdict.Status != locks.StatusNotALock && !opts.Stale:
+		case opts.Force && v.Verdict.Status != ops.StatusNotALock && !opts.Stale:
 			plan = append(plan, v)
 		default:
 			refused = append(refused, v)
@@ -130,16 +132,16 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 			fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
 		}
 	}
-	var records []locks.AuditRecord
+	var records []ops.AuditRecord
 	for _, v := range refused {
 		reason := "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; use --force to break it anyway"
-		if v.Verdict.Status == locks.StatusNotALock {
+		if v.Verdict.Status == ops.StatusNotALock {
 			reason = "not a lock: " + v.Verdict.Reason
 		} else if opts.Stale {
 			reason = "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; --stale breaks only stale locks"
 		}
-		records = append(records, locks.AuditRecord{Who: opts.Who(), When: f.Now().UTC(), Key: v.Key, Value: v.Value,
-			Rule: v.Verdict.Rule, Reason: reason, Outcome: locks.OutcomeRefused, DryRun: opts.DryRun})
+		records = append(records, ops.AuditRecord{Who: opts.Who(), When: f.Now().UTC(), Key: v.Key, Value: v.Value,
+			Rule: v.Verdict.Rule, Reason: reason, Outcome: ops.OutcomeRefused, DryRun: opts.DryRun})
 	}
 	if len(plan) > 0 && !opts.DryRun {
 		fmt.Fprintf(f.IO.ErrOut, "About to break %d lock(s) on %d master(s):\n", len(plan), len(masters))
@@ -150,7 +152,7 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 			return err
 		}
 	}
-	b := locks.NewBreaker(masters, locks.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
+	b := ops.NewBreaker(masters, ops.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
 		Who: opts.Who(), Explain: explain, Now: f.Now})
 	for _, v := range plan {
 		rec, err := b.Break(ctx, v)
@@ -188,7 +190,7 @@ func dedupe(keys []string) []string {
 	return out
 }
 
-func printBreaks(f *cmdutil.Factory, format output.Format, records []locks.AuditRecord) error {
+func printBreaks(f Env, format output.Format, records []ops.AuditRecord) error {
 	if format == output.JSONL {
 		for _, r := range records {
 			if err := output.Print(f.IO.Out, format, r, nil); err != nil {
@@ -198,7 +200,7 @@ func printBreaks(f *cmdutil.Factory, format output.Format, records []locks.Audit
 		return nil
 	}
 	if records == nil {
-		records = []locks.AuditRecord{}
+		records = []ops.AuditRecord{}
 	}
 	return output.Print(f.IO.Out, format, records, func(w io.Writer) error {
 		if len(records) == 0 {
@@ -223,29 +225,29 @@ func printBreaks(f *cmdutil.Factory, format output.Format, records []locks.Audit
 }
 
 // breakSummary says on stderr exactly what changed and decides the exit code.
-func breakSummary(f *cmdutil.Factory, records []locks.AuditRecord, nothingAsked bool) error {
+func breakSummary(f Env, records []ops.AuditRecord, nothingAsked bool) error {
 	var broken, deleted, problems, audited int
 	for _, r := range records {
 		deleted += r.Deleted()
 		switch r.Outcome {
-		case locks.OutcomeBroken:
+		case ops.OutcomeBroken:
 			broken++
-		case locks.OutcomeGone, locks.OutcomeDryRun:
+		case ops.OutcomeGone, ops.OutcomeDryRun:
 		default:
 			problems++
 		}
 		for _, a := range r.Audit {
-			if a.Result == locks.ResultAppended {
+			if a.Result == ops.ResultAppended {
 				audited++
 			}
 		}
 		for _, m := range r.Results {
-			if m.Result == locks.ResultDeleted {
+			if m.Result == ops.ResultDeleted {
 				fmt.Fprintf(f.IO.ErrOut, "deleted %s = %s on %s\n", escape(r.Key), escape(r.Value), m.Master)
 			}
 		}
 		for _, a := range r.Audit {
-			if a.Result != locks.ResultAppended {
+			if a.Result != ops.ResultAppended {
 				warn(f, "audit record of %s not written on %s: %s", escape(r.Key), a.Master, a.Detail)
 			}
 		}
@@ -257,7 +259,7 @@ func breakSummary(f *cmdutil.Factory, records []locks.AuditRecord, nothingAsked 
 		fmt.Fprintf(f.IO.ErrOut, "dry run: nothing was changed (%d lock(s) would be broken, %d refused)\n", len(records)-problems, problems)
 	default:
 		fmt.Fprintf(f.IO.ErrOut, "%d lock(s) broken (%d key(s) deleted on masters), %d refused or not fully broken; %d audit record(s) appended to %s\n",
-			broken, deleted, problems, audited, locks.AuditStream)
+			broken, deleted, problems, audited, ops.AuditStream)
 	}
 	if problems > 0 {
 		return cmdutil.ErrSilentFound

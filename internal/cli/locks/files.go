@@ -10,12 +10,12 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	"github.com/osctl/osctl/pkg/lockfiles"
+	"github.com/osctl/osctl/pkg/lock/files"
 )
 
 // FilesOptions are the inputs of `osctl locks files`.
 type FilesOptions struct {
-	F      *cmdutil.Factory
+	Env
 	Format output.Format
 	Root   string
 	Names  []string
@@ -27,15 +27,15 @@ type FilesOptions struct {
 
 // FilesReport is the -o json|yaml result of `osctl locks files`.
 type FilesReport struct {
-	Root     string              `json:"root"`
-	Files    []lockfiles.File    `json:"files"`
-	Removals []lockfiles.Removal `json:"removals,omitempty"`
-	Warnings []string            `json:"warnings,omitempty"`
+	Root     string          `json:"root"`
+	Files    []files.File    `json:"files"`
+	Removals []files.Removal `json:"removals,omitempty"`
+	Warnings []string        `json:"warnings,omitempty"`
 }
 
 // NewCmdFiles builds `osctl locks files`.
 func NewCmdFiles(f *cmdutil.Factory, runF func(context.Context, *FilesOptions) error) *cobra.Command {
-	opts := &FilesOptions{F: f}
+	opts := &FilesOptions{Env: envOf(f)}
 	cmd := &cobra.Command{
 		Use:   "files --root DIR [--delete]",
 		Short: "Find (and remove) stale lock files on the shared volume",
@@ -53,26 +53,14 @@ stale files are found and not removed.`,
   osctl locks files --root /mnt/openstudio --delete --dry-run
   osctl locks files --root /mnt/openstudio --delete --yes`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Root == "" {
-				return cmdutil.Usage("--root DIR is required: the shared volume's directory to search, e.g. /mnt/openstudio")
-			}
-			if opts.MinAge < 0 {
-				return cmdutil.Usage("--min-age must not be negative")
-			}
-			if opts.DryRun && !opts.Delete {
-				return cmdutil.Usage("--dry-run goes with --delete")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return filesRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			return opts.validate()
+		}, runF, filesRun),
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Root, "root", "", "directory to search (symbolic links are not followed)")
 	fl.StringArrayVar(&opts.Names, "name", nil, "lock file name glob (repeatable; default analysis_zip.lock); the receipt of X.lock is X.receipt")
-	fl.DurationVar(&opts.MinAge, "min-age", lockfiles.DefaultMinAge, "a lock file changed more recently than this is not stale (0: no minimum)")
+	fl.DurationVar(&opts.MinAge, "min-age", files.DefaultMinAge, "a lock file changed more recently than this is not stale (0: no minimum)")
 	fl.BoolVar(&opts.Delete, "delete", false, "remove the stale lock files")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "with --delete: run every check, remove nothing")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
@@ -80,14 +68,28 @@ stale files are found and not removed.`,
 	return cmd
 }
 
+// validate checks the flags and arguments; it does no I/O.
+func (o *FilesOptions) validate() error {
+	if o.Root == "" {
+		return cmdutil.Usage("--root DIR is required: the shared volume's directory to search, e.g. /mnt/openstudio")
+	}
+	if o.MinAge < 0 {
+		return cmdutil.Usage("--min-age must not be negative")
+	}
+	if o.DryRun && !o.Delete {
+		return cmdutil.Usage("--dry-run goes with --delete")
+	}
+	return nil
+}
+
 func filesRun(ctx context.Context, opts *FilesOptions) error {
-	f := opts.F
+	f := opts.Env
 	minAge := opts.MinAge
 	if minAge == 0 {
 		minAge = -1
 	}
-	rep := FilesReport{Root: opts.Root, Files: []lockfiles.File{}}
-	warnings, err := lockfiles.Find(ctx, lockfiles.Options{Root: opts.Root, Names: opts.Names, MinAge: minAge, Now: f.Now}, func(lf lockfiles.File) error {
+	rep := FilesReport{Root: opts.Root, Files: []files.File{}}
+	warnings, err := files.Find(ctx, files.Options{Root: opts.Root, Names: opts.Names, MinAge: minAge, Now: f.Now}, func(lf files.File) error {
 		rep.Files = append(rep.Files, lf)
 		return nil
 	})
@@ -100,7 +102,7 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 	}
 	stale := 0
 	for _, lf := range rep.Files {
-		if lf.Status == lockfiles.StatusStale {
+		if lf.Status == files.StatusStale {
 			stale++
 		}
 	}
@@ -114,8 +116,8 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 			}
 		}
 		for _, lf := range rep.Files {
-			if lf.Status == lockfiles.StatusStale {
-				rep.Removals = append(rep.Removals, lockfiles.Remove(ctx, lf, opts.DryRun))
+			if lf.Status == files.StatusStale {
+				rep.Removals = append(rep.Removals, files.Remove(ctx, lf, opts.DryRun))
 			}
 		}
 	}
@@ -125,10 +127,10 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 	removed := 0
 	for _, r := range rep.Removals {
 		switch r.Result {
-		case lockfiles.ResultRemoved, lockfiles.ResultGone:
+		case files.ResultRemoved, files.ResultGone:
 			removed++
 		}
-		if r.Result == lockfiles.ResultRemoved {
+		if r.Result == files.ResultRemoved {
 			fmt.Fprintf(f.IO.ErrOut, "removed %s\n", r.Path)
 		}
 	}
@@ -147,13 +149,13 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 }
 
 // printFiles prints the listing; with planOnly (before the confirmation) it goes to stderr.
-func printFiles(f *cmdutil.Factory, format output.Format, rep FilesReport, planOnly bool) error {
+func printFiles(f Env, format output.Format, rep FilesReport, planOnly bool) error {
 	w := f.IO.Out
 	if planOnly {
 		w, format = f.IO.ErrOut, output.Table
 	}
 	return output.Print(w, format, rep, func(w io.Writer) error {
-		removal := map[string]lockfiles.Removal{}
+		removal := map[string]files.Removal{}
 		for _, r := range rep.Removals {
 			removal[r.Path] = r
 		}
@@ -170,7 +172,7 @@ func printFiles(f *cmdutil.Factory, format output.Format, rep FilesReport, planO
 			if len(rep.Removals) > 0 {
 				r, ok := removal[lf.Path]
 				if !ok {
-					r = lockfiles.Removal{Result: "-"}
+					r = files.Removal{Result: "-"}
 				}
 				row = append(row, r.Result, r.Detail)
 			}

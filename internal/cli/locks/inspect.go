@@ -13,14 +13,14 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
 )
 
 // InspectOptions are the inputs of `osctl locks inspect`.
 type InspectOptions struct {
-	F           *cmdutil.Factory
+	Env
 	Masters     mastersFunc
-	Pods        func() (locks.PodChecker, string)
+	Pods        func() (ops.PodChecker, string)
 	Format      output.Format
 	Patterns    []string
 	StaleOnly   bool
@@ -30,16 +30,16 @@ type InspectOptions struct {
 
 // Report is the -o json|yaml result of inspect.
 type Report struct {
-	Masters  []locks.MasterStatus `json:"masters"`
-	Locks    []locks.View         `json:"locks"`
-	Keys     int                  `json:"keys"`
-	Stale    int                  `json:"stale"`
-	Warnings []string             `json:"warnings,omitempty"`
+	Masters  []ops.MasterStatus `json:"masters"`
+	Locks    []ops.View         `json:"locks"`
+	Keys     int                `json:"keys"`
+	Stale    int                `json:"stale"`
+	Warnings []string           `json:"warnings,omitempty"`
 }
 
 // NewCmdInspect builds `osctl locks inspect`.
 func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{F: f, Masters: factoryMasters(f), Pods: factoryPods(f)}
+	opts := &InspectOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f)}
 	cmd := &cobra.Command{
 		Use:   "inspect [--pattern GLOB]... [--watch [INTERVAL]]",
 		Short: "Show every Redis lock on every master with its holder, TTL, quorum and a verdict",
@@ -63,39 +63,42 @@ when no master answers.`,
   osctl locks inspect --pattern 'redlock:abc*' --watch 5s
   OSCTL_REDIS=redis://r1:6379,redis://r2:6379,redis://r3:6379 osctl locks inspect -o jsonl > locks.jsonl`,
 		Args: cobra.MaximumNArgs(1),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(args) == 1 {
-				d, err := time.ParseDuration(args[0])
-				if !cmd.Flags().Changed("watch") || err != nil {
-					return cmdutil.Usage("unexpected argument %q: patterns go in --pattern; an interval goes with --watch (e.g. --watch 5s)", args[0])
-				}
-				opts.Watch = d
-			}
-			if cmd.Flags().Changed("watch") && opts.Watch < 100*time.Millisecond {
-				return cmdutil.Usage("--watch interval %v is too short: use at least 100ms", opts.Watch)
-			}
-			if opts.RetryWindow <= 0 {
-				return cmdutil.Usage("--retry-window must be positive")
-			}
-			for _, p := range opts.Patterns {
-				if p == "" {
-					return cmdutil.Usage("--pattern must not be empty")
-				}
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return inspectRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			return opts.validate(args, cmd.Flags().Changed("watch"))
+		}, runF, inspectRun),
 	}
 	fl := cmd.Flags()
 	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan, as SCAN MATCH understands it (repeatable; default redlock:* and analysis:*:init_lock)")
 	fl.BoolVar(&opts.StaleOnly, "stale", false, "show only stale locks")
-	fl.DurationVar(&opts.RetryWindow, "retry-window", locks.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
+	fl.DurationVar(&opts.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
 	fl.DurationVar(&opts.Watch, "watch", 0, "refresh every INTERVAL until Ctrl-C (default 2s when given without a value)")
 	fl.Lookup("watch").NoOptDefVal = "2s"
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
+}
+
+// validate checks the flags and arguments (an interval after --watch is the one argument);
+// it does no I/O.
+func (o *InspectOptions) validate(args []string, watchGiven bool) error {
+	if len(args) == 1 {
+		d, err := time.ParseDuration(args[0])
+		if !watchGiven || err != nil {
+			return cmdutil.Usage("unexpected argument %q: patterns go in --pattern; an interval goes with --watch (e.g. --watch 5s)", args[0])
+		}
+		o.Watch = d
+	}
+	if watchGiven && o.Watch < 100*time.Millisecond {
+		return cmdutil.Usage("--watch interval %v is too short: use at least 100ms", o.Watch)
+	}
+	if o.RetryWindow <= 0 {
+		return cmdutil.Usage("--retry-window must be positive")
+	}
+	for _, p := range o.Patterns {
+		if p == "" {
+			return cmdutil.Usage("--pattern must not be empty")
+		}
+	}
+	return nil
 }
 
 func inspectRun(ctx context.Context, opts *InspectOptions) error {
@@ -119,29 +122,29 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 			case <-t.C:
 			}
 		}
-		if opts.F.IO.IsStdoutTTY() && opts.Format == output.Table {
-			fmt.Fprint(opts.F.IO.Out, "\033[H\033[2J") // a terminal shows the latest refresh only
+		if opts.IO.IsStdoutTTY() && opts.Format == output.Table {
+			fmt.Fprint(opts.IO.Out, "\033[H\033[2J") // a terminal shows the latest refresh only
 		}
-		fmt.Fprintf(opts.F.IO.ErrOut, "--- %s (every %v; Ctrl-C to stop)\n", opts.F.Now().UTC().Format(time.RFC3339), opts.Watch)
+		fmt.Fprintf(opts.IO.ErrOut, "--- %s (every %v; Ctrl-C to stop)\n", opts.Now().UTC().Format(time.RFC3339), opts.Watch)
 		err := inspectOnce(ctx, opts)
 		if ctx.Err() != nil {
 			return last
 		}
 		last = err
 		if err != nil && cmdutil.ExitCode(err) == cmdutil.ExitError {
-			fmt.Fprintln(opts.F.IO.ErrOut, "error: "+opts.F.Secrets.String(err.Error()))
+			fmt.Fprintln(opts.IO.ErrOut, "error: "+opts.Secrets.String(err.Error()))
 		}
 	}
 }
 
 func inspectOnce(ctx context.Context, opts *InspectOptions) error {
-	f := opts.F
+	f := opts.Env
 	masters, closer, err := opts.Masters(ctx)
 	defer closer()
 	if err != nil {
 		return err
 	}
-	lo := locks.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
+	lo := ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
 	if opts.Pods != nil {
 		pods, w := opts.Pods()
 		if w != "" {
@@ -149,13 +152,13 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		}
 		lo.Pods = pods
 	}
-	var views []locks.View
+	var views []ops.View
 	// JSON lines stream through a buffer: one write per 64 KiB, not one per key.
 	stream := bufio.NewWriterSize(f.IO.Out, 64<<10)
 	var line []byte
 	defer stream.Flush()
-	emit := func(v locks.View) error {
-		if opts.StaleOnly && v.Verdict.Status != locks.StatusStale {
+	emit := func(v ops.View) error {
+		if opts.StaleOnly && v.Verdict.Status != ops.StatusStale {
 			return nil
 		}
 		if opts.Format == output.JSONL {
@@ -168,7 +171,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		views = append(views, v)
 		return nil
 	}
-	sum, err := locks.Inspect(ctx, masters, lo, emit)
+	sum, err := ops.Inspect(ctx, masters, lo, emit)
 	if ferr := stream.Flush(); err == nil {
 		err = ferr
 	}
@@ -186,7 +189,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	if opts.Format != output.JSONL {
 		rep := Report{Masters: sum.Masters, Locks: views, Keys: sum.Keys, Stale: sum.Stale, Warnings: sum.Warnings}
 		if rep.Locks == nil {
-			rep.Locks = []locks.View{}
+			rep.Locks = []ops.View{}
 		}
 		if err := output.Print(f.IO.Out, opts.Format, rep, func(w io.Writer) error { return inspectTable(w, views) }); err != nil {
 			return err
@@ -198,7 +201,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 			}
 			pats := opts.Patterns
 			if len(pats) == 0 {
-				pats = locks.DefaultPatterns
+				pats = ops.DefaultPatterns
 			}
 			fmt.Fprintf(f.IO.ErrOut, "no %s matching %s on %d master(s)\n", what, strings.Join(pats, ", "), len(masters))
 		}
@@ -209,7 +212,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	return nil
 }
 
-func inspectTable(w io.Writer, views []locks.View) error {
+func inspectTable(w io.Writer, views []ops.View) error {
 	if len(views) == 0 {
 		return nil
 	}
@@ -234,13 +237,13 @@ func inspectTable(w io.Writer, views []locks.View) error {
 	return t.Render()
 }
 
-func ttlCell(h locks.Holding) string {
+func ttlCell(h ops.Holding) string {
 	switch {
 	case !h.Reachable():
 		return "down"
 	case !h.Present:
 		return "-"
-	case h.TTLMillis == locks.NoTTL:
+	case h.TTLMillis == ops.NoTTL:
 		return "none"
 	}
 	return (time.Duration(h.TTLMillis) * time.Millisecond).Round(100 * time.Millisecond).String()

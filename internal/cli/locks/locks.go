@@ -8,12 +8,14 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	"github.com/osctl/osctl/pkg/locks"
+	"github.com/osctl/osctl/pkg/lock/ops"
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
@@ -37,32 +39,18 @@ shared volume whose work never finished.`,
 	return cmd
 }
 
-// mastersFunc connects to the Redis masters of the global flags.
-type mastersFunc func(ctx context.Context) ([]locks.Master, func(), error)
-
-func factoryMasters(f *cmdutil.Factory) mastersFunc {
-	return func(ctx context.Context) ([]locks.Master, func(), error) {
-		ms, closer, err := f.RedisMasters(ctx)
-		if err != nil {
-			return nil, closer, err
-		}
-		out := make([]locks.Master, len(ms))
-		for i, m := range ms {
-			out[i] = locks.Master{Name: m.Name, Client: m.Client}
-		}
-		return out, closer, nil
-	}
-}
+// mastersFunc connects to the Redis masters of the global flags (the Factory's RedisMasters).
+type mastersFunc func(ctx context.Context) ([]redisconn.Master, func(), error)
 
 // explain turns a master's error into the one-line explanation of pkg/redisconn.
-func explain(m locks.Master, err error) string {
-	return redisconn.Explain(redisconn.Master{Name: m.Name}, err).Error()
+func explain(m redisconn.Master, err error) string {
+	return redisconn.Explain(m, err).Error()
 }
 
 // podsFunc returns the holder-pod checker when a cluster was given, with a warning otherwise
 // explaining why pods are not checked (empty when no cluster was asked for).
-func factoryPods(f *cmdutil.Factory) func() (locks.PodChecker, string) {
-	return func() (locks.PodChecker, string) {
+func factoryPods(f *cmdutil.Factory) func() (ops.PodChecker, string) {
+	return func() (ops.PodChecker, string) {
 		if !f.KubeConfigured() {
 			return nil, ""
 		}
@@ -70,7 +58,7 @@ func factoryPods(f *cmdutil.Factory) func() (locks.PodChecker, string) {
 		if err != nil {
 			return nil, "cannot check holder pods: " + err.Error()
 		}
-		return locks.KubePods{Client: kc.Clientset, Namespace: kc.Namespace}, ""
+		return ops.KubePods{Client: kc.Clientset, Namespace: kc.Namespace}, ""
 	}
 }
 
@@ -106,7 +94,17 @@ func escape(s string) string {
 	return s
 }
 
+// Env is what every locks command uses besides its clients: the streams, the secrets to scrub
+// from what it prints, and the clock.
+type Env struct {
+	IO      *cmdutil.IOStreams
+	Secrets *redact.Secrets
+	Now     func() time.Time
+}
+
+func envOf(f *cmdutil.Factory) Env { return Env{IO: f.IO, Secrets: f.Secrets, Now: f.Now} }
+
 // warn prints one warning line to stderr, scrubbed of secrets.
-func warn(f *cmdutil.Factory, format string, a ...any) {
+func warn(f Env, format string, a ...any) {
 	fmt.Fprintln(f.IO.ErrOut, "warning: "+f.Secrets.String(fmt.Sprintf(format, a...)))
 }

@@ -9,8 +9,8 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/internal/testenv"
-	"github.com/osctl/osctl/pkg/locks"
 	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/redisconn"
 )
 
 // TestWatchRefreshesUntilCancelled runs inspect --watch and cancels its context (what Ctrl-C
@@ -39,7 +39,7 @@ func TestWatchRefreshesUntilCancelled(t *testing.T) {
 		t.Fatalf("flags parsed as %+v", opts)
 	}
 	connect := opts.Masters
-	opts.Masters = func(ctx context.Context) ([]locks.Master, func(), error) {
+	opts.Masters = func(ctx context.Context) ([]redisconn.Master, func(), error) {
 		calls++
 		if calls == 3 {
 			cancel()

@@ -10,8 +10,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 // AllOptions are the inputs of the bare `osctl preflight`, which runs every check it has
@@ -125,11 +125,11 @@ func localNFS(proc, p string) (bool, string) {
 		return false, "cannot read " + proc + ": " + err.Error()
 	}
 	defer fh.Close()
-	ms, err := nfs.ParseMountinfo(fh, proc)
+	ms, err := nfscheck.ParseMountinfo(fh, proc)
 	if err != nil {
 		return false, err.Error()
 	}
-	if m, ok := nfs.FindMount(ms, p); ok && m.IsNFS() {
+	if m, ok := nfscheck.FindMount(ms, p); ok && m.IsNFS() {
 		return true, ""
 	}
 	return false, "no NFS mount holds " + p + " on this machine"

@@ -50,18 +50,12 @@ values*.yaml files that hold no Kubernetes object are read as Helm values.`,
   osctl preflight manifests -f examples/chart-today/
   osctl preflight manifests -f rendered.yaml --junit preflight.xml --config preflight.yaml`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if len(opts.Files) == 0 && opts.Values == "" {
-				return cmdutil.Usage("give the manifests with -f FILE|DIR|- (and/or Helm values with --values)")
-			}
-			if err := common.loadConfig(); err != nil {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			if err := opts.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return manifestsRun(cmd.Context(), opts)
-		},
+			return common.loadConfig()
+		}, runF, manifestsRun),
 	}
 	addManifestsFlags(cmd, opts)
 	cmd.Flags().StringVar(&opts.Workload, "workload", "", "the web Deployment (default: the one named web, else every HPA-scaled Deployment with a shared volume at --path)")
@@ -73,6 +67,14 @@ values*.yaml files that hold no Kubernetes object are read as Helm values.`,
 func addManifestsFlags(cmd *cobra.Command, opts *ManifestsOptions) {
 	cmd.Flags().StringArrayVarP(&opts.Files, "filename", "f", nil, `rendered manifests: a file, a directory, or "-" for stdin (repeatable)`)
 	cmd.Flags().StringVar(&opts.Values, "values", "", "the Helm values the manifests were rendered with")
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *ManifestsOptions) validate() error {
+	if len(o.Files) == 0 && o.Values == "" {
+		return cmdutil.Usage("give the manifests with -f FILE|DIR|- (and/or Helm values with --values)")
+	}
+	return nil
 }
 
 func manifestsRun(ctx context.Context, opts *ManifestsOptions) error {

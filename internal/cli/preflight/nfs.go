@@ -10,8 +10,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 // DefaultPath is where the web pods mount the shared volume (the chart's).
@@ -73,34 +73,13 @@ Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the fil
   osctl preflight nfs -n openstudio --workload web -o json
   osctl preflight nfs --probe /mnt/a /mnt/b --probe-timeout 5s
   osctl preflight nfs -n openstudio --probe-pods web-7d9f-abcde,web-7d9f-fghij`,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.Probe {
-				if len(args) != 2 {
-					return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
-				}
-				opts.ProbeDirs = args
-			} else if len(opts.ProbePods) > 0 {
-				if len(opts.ProbePods) != 2 || opts.ProbePods[0] == "" || opts.ProbePods[1] == "" || opts.ProbePods[0] == opts.ProbePods[1] {
-					return cmdutil.Usage("--probe-pods takes two different pods: --probe-pods POD_A,POD_B")
-				}
-				if len(args) > 0 {
-					return cmdutil.Usage("unexpected argument %q with --probe-pods", args[0])
-				}
-			} else if len(args) > 0 {
-				return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
-			}
-			if opts.ProbeTimeout <= 0 || opts.ProbeTimeout > 10*time.Minute {
-				return cmdutil.Usage("--probe-timeout must be between 0 and 10m")
-			}
-			opts.Live = f.KubeConfigured() || f.KubeFlags.Namespace != ""
-			if err := common.loadConfig(); err != nil {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			if err := opts.validate(args); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return nfsRun(cmd.Context(), opts)
-		},
+			opts.Live = f.KubeConfigured() || f.KubeFlags.Namespace != ""
+			return common.loadConfig()
+		}, runF, nfsRun),
 	}
 	addNFSFlags(cmd, opts)
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "run the empirical probe between two directories: --probe DIR_A DIR_B")
@@ -119,6 +98,29 @@ func addNFSFlags(cmd *cobra.Command, opts *NFSOptions) {
 	fl.BoolVar(&opts.AppLocksFiles, "app-locks-files", true, "the application locks files on the share (OpenStudio does): NFSv3 nolock/local_lock is a FAIL, else a WARN")
 }
 
+// validate checks the flags and arguments; it does no I/O.
+func (o *NFSOptions) validate(args []string) error {
+	if o.Probe {
+		if len(args) != 2 {
+			return cmdutil.Usage("--probe takes two directories: --probe DIR_A DIR_B")
+		}
+		o.ProbeDirs = args
+	} else if len(o.ProbePods) > 0 {
+		if len(o.ProbePods) != 2 || o.ProbePods[0] == "" || o.ProbePods[1] == "" || o.ProbePods[0] == o.ProbePods[1] {
+			return cmdutil.Usage("--probe-pods takes two different pods: --probe-pods POD_A,POD_B")
+		}
+		if len(args) > 0 {
+			return cmdutil.Usage("unexpected argument %q with --probe-pods", args[0])
+		}
+	} else if len(args) > 0 {
+		return cmdutil.Usage("unexpected argument %q (did you mean --probe DIR_A DIR_B?)", args[0])
+	}
+	if o.ProbeTimeout <= 0 || o.ProbeTimeout > 10*time.Minute {
+		return cmdutil.Usage("--probe-timeout must be between 0 and 10m")
+	}
+	return nil
+}
+
 func nfsRun(ctx context.Context, opts *NFSOptions) error {
 	r := &Report{}
 	rs, err := nfsResults(ctx, opts)
@@ -131,16 +133,16 @@ func nfsRun(ctx context.Context, opts *NFSOptions) error {
 }
 
 func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error) {
-	g := nfs.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
+	g := nfscheck.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
 	switch {
 	case opts.Probe:
-		return nfs.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+		return nfscheck.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfscheck.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case len(opts.ProbePods) == 2:
 		kc, err := opts.Kube()
 		if err != nil {
 			return nil, err
 		}
-		return nfs.ProbePods(ctx, kc, kc.Namespace, opts.ProbePods[0], opts.ProbePods[1], opts.Container, opts.Path, nfs.ProbeOptions{Timeout: opts.ProbeTimeout})
+		return nfscheck.ProbePods(ctx, kc, kc.Namespace, opts.ProbePods[0], opts.ProbePods[1], opts.Container, opts.Path, nfscheck.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case opts.Mountinfo != "":
 		return gradeMountinfoFile(opts.IO, opts.Mountinfo, opts.Path, g)
 	case opts.Live:
@@ -148,29 +150,29 @@ func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, erro
 		if err != nil {
 			return nil, err
 		}
-		return nfs.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
+		return nfscheck.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
 	default:
 		return gradeMountinfoFile(opts.IO, "/proc/self/mountinfo", opts.Path, g)
 	}
 }
 
-func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfs.GradeOptions) ([]preflight.Result, error) {
-	var ms []nfs.Mount
+func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfscheck.GradeOptions) ([]preflight.Result, error) {
+	var ms []nfscheck.Mount
 	var err error
 	name := file
 	if file == "-" {
 		name = "stdin"
-		ms, err = nfs.ParseMountinfo(streams.In, name)
+		ms, err = nfscheck.ParseMountinfo(streams.In, name)
 	} else {
 		f, oerr := os.Open(file)
 		if oerr != nil {
 			return nil, fmt.Errorf("reading mountinfo: %v", oerr)
 		}
 		defer f.Close()
-		ms, err = nfs.ParseMountinfo(f, name)
+		ms, err = nfscheck.ParseMountinfo(f, name)
 	}
 	if err != nil {
 		return nil, err
 	}
-	return nfs.GradePath(ms, path, path, g), nil
+	return nfscheck.GradePath(ms, path, path, g), nil
 }

@@ -43,21 +43,12 @@ Managed Redis that blocks CONFIG gives unknown for what only CONFIG can tell, wi
   osctl preflight redis --redis redis://a:6379 --redis redis://b:6379 --redis redis://c:6379 --lock-ttl 10s
   osctl preflight redis -n openstudio --redis-service queue -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if opts.LockTTL <= 0 {
-				return cmdutil.Usage("--lock-ttl must be positive")
-			}
-			if opts.ClockInterval < 100*time.Millisecond || opts.ClockInterval > time.Minute {
-				return cmdutil.Usage("--clock-interval must be between 100ms and 1m")
-			}
-			if err := common.loadConfig(); err != nil {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
+			if err := opts.validate(); err != nil {
 				return err
 			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return redisRun(cmd.Context(), opts)
-		},
+			return common.loadConfig()
+		}, runF, redisRun),
 	}
 	addRedisFlags(cmd, opts)
 	return cmd
@@ -66,6 +57,17 @@ Managed Redis that blocks CONFIG gives unknown for what only CONFIG can tell, wi
 func addRedisFlags(cmd *cobra.Command, opts *RedisOptions) {
 	cmd.Flags().DurationVar(&opts.LockTTL, "lock-ttl", lock.DefaultTTL, "the lock TTL the application uses (round trips are judged against it)")
 	cmd.Flags().DurationVar(&opts.ClockInterval, "clock-interval", time.Second, "how long the server clock is watched")
+}
+
+// validate checks the flags and arguments; it does no I/O.
+func (o *RedisOptions) validate() error {
+	if o.LockTTL <= 0 {
+		return cmdutil.Usage("--lock-ttl must be positive")
+	}
+	if o.ClockInterval < 100*time.Millisecond || o.ClockInterval > time.Minute {
+		return cmdutil.Usage("--clock-interval must be between 100ms and 1m")
+	}
+	return nil
 }
 
 func redisRun(ctx context.Context, opts *RedisOptions) error {

@@ -12,8 +12,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/osctl/osctl/internal/cli/rollout/rollouttest"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/rollouttest"
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/rollout"
 )

@@ -11,9 +11,6 @@ import (
 	"github.com/osctl/osctl/pkg/rollout"
 )
 
-// DefaultNFSPath is where the chart's web pods mount the shared volume.
-const DefaultNFSPath = "/mnt/openstudio"
-
 // PlanFlags are the flags that make a plan (plan and run).
 type PlanFlags struct {
 	Steps        string
@@ -59,7 +56,7 @@ func addGateFlags(cmd *cobra.Command, g *GateFlags) {
 	fl.StringVar(&g.HTTP, "gate-http", "", "gate: GET this URL; it must answer 2xx within --gate-http-latency")
 	fl.DurationVar(&g.HTTPLatency, "gate-http-latency", 2*time.Second, "latency bound of --gate-http")
 	fl.StringVar(&g.Cmd, "gate-cmd", "", "gate: run this shell command; exit 0 passes (for example an osctl stress run)")
-	fl.StringVar(&g.NFSPath, "nfs-path", DefaultNFSPath, "the shared directory whose NFS mount the nfs gate and precondition check")
+	fl.StringVar(&g.NFSPath, "nfs-path", rollout.DefaultNFSPath, "the shared directory whose NFS mount the nfs gate and precondition check")
 }
 
 // gateConfig validates the gate flags into the journal's record of them.

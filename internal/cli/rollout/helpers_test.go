@@ -12,8 +12,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	rolloutcmd "github.com/osctl/osctl/internal/cli/rollout"
-	"github.com/osctl/osctl/internal/cli/rollout/rollouttest"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/rollouttest"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 

@@ -35,17 +35,14 @@ nothing.`,
 		Example: `  osctl rollout plan -n openstudio --hpa web --steps 1,2,4 --final-min 2 --final-max 4
   osctl rollout plan -n openstudio --hpa web --steps 1,2 -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			p, err := opts.Plan.plan(cmd)
 			if err != nil {
 				return err
 			}
 			opts.Built = p
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return planRun(cmd.Context(), opts)
-		},
+			return nil
+		}, runF, planRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	addPlanFlags(cmd, &opts.Plan)

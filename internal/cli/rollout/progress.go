@@ -123,9 +123,15 @@ func (p *progressPrinter) observe(pr rollout.Progress) {
 	}
 }
 
-// watchSignals tells the user what Ctrl-C does: the first one (which also cancels the command's
-// context in Main) starts a rollback; later ones are refused while the rollback runs.
-func (p *progressPrinter) watchSignals() (stop func()) {
+// refusal is what a second Ctrl-C prints while a rollout or its rollback runs (cli.Run prints
+// it: see cmdutil.Interrupts).
+const refusal = "rollback in progress: NOT abandoning it (Ctrl-C is refused until it finishes; it is bounded by --rollback-timeout)"
+
+// watchSignals tells the user what the first Ctrl-C does (it also cancels the command's context
+// in cli.Run): it starts a rollback, or is refused when a rollback already runs. Later ones are
+// refused by cli.Run with the same message, through in.Refuse, until stop is called.
+func (p *progressPrinter) watchSignals(in *cmdutil.Interrupts) (stop func()) {
+	release := in.Refuse(refusal)
 	ch := make(chan os.Signal, 4)
 	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
 	done := make(chan struct{})
@@ -135,11 +141,13 @@ func (p *progressPrinter) watchSignals() (stop func()) {
 			case <-done:
 				return
 			case <-ch:
-				first := !p.interrupted.Swap(true)
-				// The first signal cancels the command's context (in Main) and so starts the
+				if p.interrupted.Swap(true) {
+					continue // cli.Run prints the refusal
+				}
+				// The first signal cancels the command's context (in cli.Run) and so starts the
 				// rollback, which may already show here: it is still the first one.
-				if !first || (p.rollingBack.Load() && !p.byInterrupt.Load()) {
-					p.line("rollback in progress: NOT abandoning it (Ctrl-C is refused until it finishes; it is bounded by --rollback-timeout)")
+				if p.rollingBack.Load() && !p.byInterrupt.Load() {
+					p.line(refusal)
 				} else {
 					p.line("interrupted: stopping the rollout and rolling back (a second Ctrl-C will not abandon the rollback)")
 				}
@@ -149,5 +157,6 @@ func (p *progressPrinter) watchSignals() (stop func()) {
 	return func() {
 		signal.Stop(ch)
 		close(done)
+		release()
 	}
 }

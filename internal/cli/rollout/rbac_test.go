@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/yaml"
 
-	"github.com/osctl/osctl/internal/cli/rollout/rollouttest"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/rollouttest"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 

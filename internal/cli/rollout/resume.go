@@ -40,12 +40,7 @@ same reason a --gate-http or --gate-cmd with a credential in it (a URL password,
 password=, a bearer token) is kept masked in the journal: pass the same flag again.`,
 		Example: `  osctl rollout resume -n openstudio --hpa web --redis-service queue`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return resumeRun(cmd.Context(), opts)
-		},
+		RunE:    cmdutil.RunE(opts, nil, runF, resumeRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
@@ -60,6 +55,9 @@ password=, a bearer token) is kept masked in the journal: pass the same flag aga
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	f := o.F
+	defer f.Interrupts.SetUndone(func() string {
+		return "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)"
+	})()
 	s, err := open(ctx, f, o.HPA, nil)
 	if err != nil {
 		return err
@@ -79,9 +77,9 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err != nil {
 		return cmdutil.Usage("%v", err)
 	}
-	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
-	defer env.close()
-	gates, err := env.gates(ctx, gc)
+	env, closeEnv := checks(f, s.kube, r.Namespace, t)
+	defer closeEnv()
+	gates, err := env.Gates(ctx, gc)
 	if err != nil {
 		return err
 	}

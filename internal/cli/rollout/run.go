@@ -56,20 +56,14 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
       --stress-report stress.json --redis-service queue --gate-http https://web.example/health
   osctl rollout run -n openstudio --hpa web --steps 1,2 --dry-run=server --skip-validation --redis-service queue`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			p, err := opts.Plan.plan(cmd)
 			if err != nil {
 				return err
 			}
 			opts.Built = p
-			if opts.Lease.Duration < 2*time.Second {
-				return cmdutil.Usage("--lease-duration must be at least 2s")
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return runRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, runRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	addPlanFlags(cmd, &opts.Plan)
@@ -87,8 +81,17 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
 	return cmd
 }
 
+// validate checks the flags and arguments; it does no I/O.
+func (o *RunOptions) validate() error {
+	if o.Lease.Duration < 2*time.Second {
+		return cmdutil.Usage("--lease-duration must be at least 2s")
+	}
+	return nil
+}
+
 func runRun(ctx context.Context, o *RunOptions) error {
 	f, p := o.F, o.Built
+	defer f.Interrupts.SetUndone(func() string { return "the rollout had not started: the HPA was not changed" })()
 	needs := needsFor(p.Gates, true)
 	if p.MaxReplicas() > 1 {
 		needs.NFSGate = true
@@ -108,14 +111,14 @@ func runRun(ctx context.Context, o *RunOptions) error {
 		return &rollout.ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
 	printPlanSummary(errOut, view)
-	env := &checkEnv{f: f, kube: s.kube, ns: r.Namespace, target: t}
-	defer env.close()
+	env, closeEnv := checks(f, s.kube, r.Namespace, t)
+	defer closeEnv()
 	if p.MaxReplicas() > 1 || rollout.CheckSingleOwner(t, p).Status == preflight.Fail {
 		fmt.Fprintf(errOut, "checking the preconditions for more than one replica...\n")
 	}
-	rs, err := env.preconditions(ctx, p, o.Validation)
+	rs, err := env.Preconditions(ctx, p, o.Validation.validation())
 	if err != nil {
-		return err
+		return preconditionsErr(err)
 	}
 	printResults(errOut, rs)
 	if o.Validation.SkipValidation && p.MaxReplicas() > 1 {
@@ -124,7 +127,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if preflight.Failed(rs) {
 		return cmdutil.Found("preconditions failed (see above): nothing was changed")
 	}
-	gates, err := env.gates(ctx, p.Gates)
+	gates, err := env.Gates(ctx, p.Gates)
 	if err != nil {
 		return err
 	}

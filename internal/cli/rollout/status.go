@@ -33,12 +33,7 @@ when, and the Deployment's replicas. It changes nothing.`,
 		Example: `  osctl rollout status -n openstudio --hpa web
   osctl rollout status -n openstudio --hpa web -o json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return statusRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, nil, runF, statusRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	output.AddFlag(cmd, &opts.Format)

@@ -57,7 +57,7 @@ func (s *session) drive(ctx context.Context, f *cmdutil.Factory, lease LeaseFlag
 	pp := newProgressPrinter(f.IO)
 	pp.rollingBack.Store(rollingBack)
 	r.Observer = pp.observe
-	return pp.watchSignals()
+	return pp.watchSignals(f.Interrupts)
 }
 
 func needsFor(gc rollout.GateConfig, change bool) *rollout.Needs {

@@ -36,12 +36,7 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 		Example: `  osctl rollout undo -n openstudio --hpa web
   osctl rollout undo -n openstudio --hpa web --yes --force`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return undoRun(cmd.Context(), opts)
-		},
+		RunE: cmdutil.RunE(opts, nil, runF, undoRun),
 	}
 	addHPAFlag(cmd, &opts.HPA)
 	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
@@ -54,6 +49,9 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 
 func undoRun(ctx context.Context, o *UndoOptions) error {
 	f := o.F
+	defer f.Interrupts.SetUndone(func() string {
+		return "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)"
+	})()
 	s, err := open(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true})
 	if err != nil {
 		return err

@@ -11,7 +11,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
@@ -41,27 +40,10 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 		Short:  "Run one sandbox replica (started by 'osctl sandbox up')",
 		Hidden: true,
 		Args:   cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.Mode.resolve(cmd.Flags())
-			if err := opts.Mode.validate(); err != nil {
-				return err
-			}
-			if opts.Replicas < 1 || opts.Replicas > maxReplicas || opts.Replica < 0 || opts.Replica >= opts.Replicas {
-				return cmdutil.Usage("--replica %d of --replicas %d: use a count of 1 to %d and an index below it", opts.Replica, opts.Replicas, maxReplicas)
-			}
-			if opts.Dir == "" {
-				return cmdutil.Usage("--dir is required: the shared state directory")
-			}
-			if opts.ListenFD == 0 {
-				if err := loopbackAddr(opts.Listen); err != nil {
-					return err
-				}
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return serveRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, serveRun),
 	}
 	opts.Mode.add(cmd)
 	cmd.Flags().IntVar(&opts.Replica, "replica", 0, "this replica's index (shown by GET /status)")
@@ -88,6 +70,25 @@ func loopbackAddr(addr string) error {
 	return nil
 }
 
+// validate checks the flags and arguments; it does no I/O.
+func (o *ServeOptions) validate() error {
+	if err := o.Mode.validate(); err != nil {
+		return err
+	}
+	if o.Replicas < 1 || o.Replicas > maxReplicas || o.Replica < 0 || o.Replica >= o.Replicas {
+		return cmdutil.Usage("--replica %d of --replicas %d: use a count of 1 to %d and an index below it", o.Replica, o.Replicas, maxReplicas)
+	}
+	if o.Dir == "" {
+		return cmdutil.Usage("--dir is required: the shared state directory")
+	}
+	if o.ListenFD == 0 {
+		if err := loopbackAddr(o.Listen); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func serveRun(ctx context.Context, o *ServeOptions) error {
 	logger := &lineLogger{w: o.IO.ErrOut, prefix: fmt.Sprintf("replica %d: ", o.Replica)}
 	cfg := o.Mode.config()
@@ -101,13 +102,10 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	defer closeMasters()
 	for _, m := range ms {
 		if err := redisconn.Ping(ctx, m); err != nil {
-			return redisconn.Explain(m, err)
+			return err
 		}
 	}
-	cfg.Masters = make([]redis.UniversalClient, len(ms))
-	for i, m := range ms {
-		cfg.Masters[i] = m.Client
-	}
+	cfg.Masters = redisconn.Clients(ms)
 	srvCtx, stopSrv := context.WithCancel(context.WithoutCancel(ctx))
 	defer stopSrv()
 	srv, err := sandbox.New(srvCtx, cfg)

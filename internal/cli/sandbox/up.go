@@ -22,6 +22,7 @@ import (
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
 	"github.com/osctl/osctl/pkg/redisproc"
+	"github.com/osctl/osctl/pkg/sandbox"
 )
 
 // Bounds of `up`.
@@ -35,6 +36,8 @@ const (
 // UpOptions configure `osctl sandbox up`.
 type UpOptions struct {
 	IO *cmdutil.IOStreams
+	// Interrupts is told which processes a second Ctrl-C would leave running.
+	Interrupts *cmdutil.Interrupts
 	// RedisURLs are the --redis URLs (else $OSCTL_REDIS); empty means start redis-server.
 	RedisURLs func() []string
 	// RedisFlags are the other Redis flags of the root, passed on to replicas.
@@ -49,19 +52,9 @@ type UpOptions struct {
 	PortBase     int
 }
 
-// UpResult is the one JSON line `up` prints on stdout once every replica answers.
-type UpResult struct {
-	Replicas []string `json:"replicas"`
-	StateDir string   `json:"state_dir"`
-	Redis    []string `json:"redis"`
-	Locking  string   `json:"locking"`
-	Queue    string   `json:"queue"`
-	Pid      int      `json:"pid"`
-}
-
 // NewCmdUp returns `osctl sandbox up`.
 func NewCmdUp(f *cmdutil.Factory, runF func(context.Context, *UpOptions) error) *cobra.Command {
-	opts := &UpOptions{IO: f.IO, RedisURLs: f.RedisURLs, Executable: os.Executable}
+	opts := &UpOptions{IO: f.IO, Interrupts: f.Interrupts, RedisURLs: f.RedisURLs, Executable: os.Executable}
 	cmd := &cobra.Command{
 		Use:   "up",
 		Short: "Start N sandbox replicas over one state directory (and Redis), in the foreground",
@@ -94,17 +87,11 @@ rest and exits 2.`,
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
+		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.RedisFlags = f.Redis
 			opts.Mode.resolve(cmd.Flags())
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), opts)
-			}
-			return upRun(cmd.Context(), opts)
-		},
+			return opts.validate()
+		}, runF, upRun),
 	}
 	opts.Mode.add(cmd)
 	cmd.Flags().IntVar(&opts.Replicas, "replicas", 1, "number of replicas (separate processes)")
@@ -153,6 +140,9 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 		return fmt.Errorf("finding the osctl executable to run replicas: %v", err)
 	}
 
+	left := &leftovers{dir: dir}
+	defer o.Interrupts.SetUndone(left.undone)()
+
 	// Redis: given, or started here (and stopped on the way out).
 	urls := o.RedisURLs()
 	var servers []*redisproc.Server
@@ -179,6 +169,7 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 				return fmt.Errorf("starting redis-server: %v", err)
 			}
 			servers = append(servers, s)
+			left.addServer(s)
 			urls = append(urls, s.URL())
 			fmt.Fprintf(errOut, "sandbox: started redis-server %s (pid %d)\n", s.URL(), s.Pid())
 		}
@@ -200,12 +191,13 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 			return err
 		}
 		replicas = append(replicas, r)
+		left.addReplica(r)
 	}
 	if err := waitReady(ctx, replicas); err != nil {
 		return err
 	}
 
-	res := UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
+	res := sandbox.UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
 	for _, r := range replicas {
 		res.Replicas = append(res.Replicas, r.url)
 	}

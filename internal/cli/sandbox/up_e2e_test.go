@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
 func TestMain(m *testing.M) {
@@ -76,7 +77,7 @@ func alive(pid int) bool {
 func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 	_, err := exec.LookPath("redis-server")
 	testenv.Require(t, err == nil, "redis-server")
-	sb := testenv.StartSandbox(t, "--replicas", "2", "--locking", "redlock", "--queue", "shared", "--redis-masters", "2")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--queue", "shared", "--redis-masters", "2")
 	if len(sb.Replicas) != 2 || len(sb.Redis) != 2 || sb.Locking != "redlock" || sb.Queue != "shared" {
 		t.Fatalf("JSON line: %+v", sb)
 	}
@@ -99,7 +100,7 @@ func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 }
 
 func TestUpExitsWhenAReplicaDies(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "2")
+	sb := sandboxenv.Start(t, "--replicas", "2")
 	kids := replicaPids(t, sb.Pid)
 	if len(kids) != 2 {
 		t.Fatalf("up has %d replicas, want 2", len(kids))
@@ -145,7 +146,7 @@ func TestUpSaysHowToInstallRedis(t *testing.T) {
 // TestUpGivesEveryReplicaTheWorkerSettings: every mode starts Redis for the workers, and each
 // replica's GET /status says how its worker and fault injection are set.
 func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
 	if len(sb.Redis) != 1 {
 		t.Fatalf("--locking none started %d Redis masters, want 1 for the workers", len(sb.Redis))
 	}
@@ -176,4 +177,47 @@ func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
 	if !strings.Contains(sb.Stderr(), "workers poll every 250ms") || !strings.Contains(sb.Stderr(), "LOSING 0.5") {
 		t.Errorf("up's summary does not say how the workers and faults are set:\n%s", sb.Stderr())
 	}
+}
+
+// TestSecondInterruptExitsAt130: the first Ctrl-C starts up's graceful stop, which waits for a
+// replica that cannot answer (it is SIGSTOPped, so SIGTERM waits out the grace); a second Ctrl-C
+// exits at once with 130, before the stop finishes, naming what it leaves undone. The replica does
+// not outlive up.
+func TestSecondInterruptExitsAt130(t *testing.T) {
+	sb := sandboxenv.Start(t, "--replicas", "1")
+	kids := replicaPids(t, sb.Pid)
+	if len(kids) != 1 {
+		t.Fatalf("up has %d replicas, want 1", len(kids))
+	}
+	if err := syscall.Kill(kids[0], syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(sb.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	testenv.WaitFor(t, 30*time.Second, "up to start stopping", func() (bool, error) {
+		return strings.Contains(sb.Stderr(), "sandbox: stopping"), nil
+	})
+	if err := syscall.Kill(sb.Pid, syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-sb.Done():
+	case <-time.After(60 * time.Second):
+		t.Fatalf("up did not exit after a second SIGINT:\n%s", sb.Stderr())
+	}
+	_, err := sb.Exited()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("up exited with %v after a second SIGINT, want exit status 130\n%s", err, sb.Stderr())
+	}
+	errOut := sb.Stderr()
+	want := "interrupted again: exiting at once; left undone: the graceful stop of replica 0 (pid " + strconv.Itoa(kids[0]) + ")"
+	if !strings.Contains(errOut, want) || !strings.Contains(errOut, "state kept in "+sb.StateDir) {
+		t.Errorf("stderr does not say what was left undone (%q):\n%s", want, errOut)
+	}
+	if strings.Contains(errOut, "stopped 1 replica(s)") {
+		t.Errorf("up finished its graceful stop: the second SIGINT did not exit at once:\n%s", errOut)
+	}
+	testenv.WaitFor(t, 30*time.Second, "the replica to die with up", func() (bool, error) { return !alive(kids[0]), nil })
 }

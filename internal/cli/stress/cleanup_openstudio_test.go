@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/cleanup"
 )
 
@@ -43,7 +44,7 @@ func notSandbox(t *testing.T, replica string) string {
 // a dry run and a confirmation, and removes the run's files from the volume. The target's password
 // is kept out of the history.
 func TestCleanupThroughTheAPI(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "redlock")
+	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "redlock")
 	server := notSandbox(t, sb.Replicas[0])
 	withPassword := strings.Replace(server, "http://", "http://osctl:s3cret-pw@", 1)
 	dir := t.TempDir()

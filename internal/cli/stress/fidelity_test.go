@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -23,7 +23,7 @@ func TestRealServerRacy(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a minute of settle: not in -short")
 	}
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	r := stress(t, sb, fidelityArgs...)
 	requireRaces(t, r)
 	var onZip, onExtraction bool
@@ -52,7 +52,7 @@ func TestRealServerRacy(t *testing.T) {
 // same sort-rewrite of unsorted zips: clean, after data points, result files and queued
 // extractions were really exercised.
 func TestRealServerCorrectTwin(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
 	r := stress(t, sb, fidelityArgs...)
 	requireClean(t, r)
 	acked := map[string]int{}
@@ -71,7 +71,7 @@ func TestRealServerCorrectTwin(t *testing.T) {
 // reads answer as the real server does. Lost findings name the acknowledged records that are
 // gone, analyses among them (read back as 200 {"analysis":null}).
 func TestRealServerLossyTwin(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "redlock", "--drop-creates", "0.25")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--drop-creates", "0.25")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	r := stress(t, sb, append(fidelityArgs, "--history", hist)...)
 	requireRaces(t, r, detect.Lost)

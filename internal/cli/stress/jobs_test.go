@@ -15,6 +15,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -59,7 +60,7 @@ func runOsctl(t *testing.T, args ...string) osctlRun {
 }
 
 // jobsArgs is the Done-when command, without --max-active unless given in extra.
-func jobsArgs(sb *testenv.Sandbox, hist string, extra ...string) []string {
+func jobsArgs(sb *sandboxenv.Sandbox, hist string, extra ...string) []string {
 	return append([]string{"stress", "--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "12", "--concurrency", "12",
 		"--history", hist, "-o", "json"}, extra...)
 }
@@ -74,7 +75,7 @@ func jobsReport(t *testing.T, r osctlRun) report.Report {
 }
 
 // jobCounts returns `count` of GET /v1/jobs on every replica.
-func jobCounts(t *testing.T, sb *testenv.Sandbox) []int {
+func jobCounts(t *testing.T, sb *sandboxenv.Sandbox) []int {
 	t.Helper()
 	var out []int
 	for _, u := range sb.Replicas {
@@ -98,7 +99,7 @@ func jobCounts(t *testing.T, sb *testenv.Sandbox) []int {
 }
 
 // requestCounts reads every replica's GET /status/requests: the job API requests per 100 ms.
-func requestCounts(t *testing.T, sb *testenv.Sandbox) (total int64, buckets map[int64]int64) {
+func requestCounts(t *testing.T, sb *sandboxenv.Sandbox) (total int64, buckets map[int64]int64) {
 	t.Helper()
 	buckets = map[int64]int64{}
 	for _, u := range sb.Replicas {
@@ -156,7 +157,7 @@ func readHistory(t *testing.T, path string) *history.History {
 // TestJobsDoneWhenRacy: the per-process queue and ceiling gives exit 1 with a ceiling finding.
 func TestJobsDoneWhenRacy(t *testing.T) {
 	t.Parallel()
-	sb := testenv.StartSandbox(t, append([]string{"--queue", "local"}, section4...)...)
+	sb := sandboxenv.Start(t, append([]string{"--queue", "local"}, section4...)...)
 	hist := filepath.Join(t.TempDir(), "racy.jsonl")
 	r := runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: "+jobsToken)...)
 	rep := jobsReport(t, r)
@@ -224,7 +225,7 @@ func TestCleanupHistoryUsage(t *testing.T) {
 // it is clean, polls at about 1 s, writes the token nowhere; cleanup leaves no job.
 func TestJobsDoneWhenFixedTwin(t *testing.T) {
 	t.Parallel()
-	sb := testenv.StartSandbox(t, append([]string{"--queue", "shared"}, section4...)...)
+	sb := sandboxenv.Start(t, append([]string{"--queue", "shared"}, section4...)...)
 	dir := t.TempDir()
 	hist, rpt, junit := filepath.Join(dir, "fixed.jsonl"), filepath.Join(dir, "report.json"), filepath.Join(dir, "junit.xml")
 	header := "X-ELB-API-Token: " + jobsToken
@@ -292,7 +293,7 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 // read from the sandbox's GET /status); replica 1's jobs run 5x longer, so once replica 0 has
 // drained its queue replica 1's jobs wait with a slot free: stranded, and no ceiling.
 func TestJobsSplitQueueStrands(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "2", "--queue", "split", "--job-duration", "1s", "--job-duration-skew", "4", "--dispatch-interval", "1s")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--queue", "split", "--job-duration", "1s", "--job-duration-skew", "4", "--dispatch-interval", "1s")
 	r := runOsctl(t, "stress", "--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "8", "--concurrency", "8",
 		"--dispatch-interval", "1s", "--grace", "500ms", "-o", "json")
 	rep := jobsReport(t, r)

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
 // timeFields describe the run itself (when, how fast, how it was sent), not what it found: the
@@ -31,7 +33,7 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			sb := testenv.StartSandbox(t, c.sandbox...)
+			sb := sandboxenv.Start(t, c.sandbox...)
 			hist := filepath.Join(t.TempDir(), "history.jsonl")
 			live := stress(t, sb, append(c.args, "--history", hist)...)
 			if live.code != c.code {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -26,7 +27,7 @@ type runResult struct {
 	stderr string
 }
 
-func stress(t *testing.T, sb *testenv.Sandbox, args ...string) runResult {
+func stress(t *testing.T, sb *sandboxenv.Sandbox, args ...string) runResult {
 	t.Helper()
 	bin := testenv.OsctlBinary(t)
 	full := append([]string{"stress", "--target", strings.Join(sb.Replicas, ","), "-o", "json"}, args...)
@@ -93,18 +94,18 @@ func requireClean(t *testing.T, r runResult) {
 }
 
 func TestSandboxLockingNoneRaces(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20")
 	requireRaces(t, r)
 }
 
 func TestSandboxLockingLocal(t *testing.T) {
 	t.Run("1 replica clean", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local")
+		sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local")
 		requireClean(t, stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20"))
 	})
 	t.Run("3 replicas races", func(t *testing.T) {
-		sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "local")
+		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local")
 		requireRaces(t, stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20"))
 	})
 }
@@ -117,7 +118,7 @@ func TestSandboxNone10k(t *testing.T) {
 	}
 	for _, replicas := range []string{"3", "5"} {
 		t.Run(replicas+" replicas", func(t *testing.T) {
-			sb := testenv.StartSandbox(t, "--replicas", replicas, "--locking", "none")
+			sb := sandboxenv.Start(t, "--replicas", replicas, "--locking", "none")
 			// A failed extraction stays queued for good: a shorter settle keeps the test short.
 			requireRaces(t, stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--settle-timeout", "20s"))
 		})
@@ -132,7 +133,7 @@ func TestSandboxRedlock10k(t *testing.T) {
 	}
 	for _, replicas := range []string{"3", "5"} {
 		t.Run(replicas+" replicas", func(t *testing.T) {
-			sb := testenv.StartSandbox(t, "--replicas", replicas, "--locking", "redlock")
+			sb := sandboxenv.Start(t, "--replicas", replicas, "--locking", "redlock")
 			hist := filepath.Join(t.TempDir(), "history.jsonl")
 			r := stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--history", hist)
 			requireClean(t, r)
@@ -149,7 +150,7 @@ func TestSandboxRedlock10k(t *testing.T) {
 	}
 }
 
-func judgeEqualsOnline(t *testing.T, sb *testenv.Sandbox, hist string, online runResult) {
+func judgeEqualsOnline(t *testing.T, sb *sandboxenv.Sandbox, hist string, online runResult) {
 	t.Helper()
 	bin := testenv.OsctlBinary(t)
 	cmd := exec.Command(bin, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
@@ -178,7 +179,7 @@ func judgeEqualsOnline(t *testing.T, sb *testenv.Sandbox, hist string, online ru
 // TestCleanupRemovesOnlyTheRun runs a small stress, then cleans it up: the run's directories go,
 // another run's and a stranger's files stay.
 func TestCleanupRemovesOnlyTheRun(t *testing.T) {
-	sb := testenv.StartSandbox(t, "--replicas", "1", "--locking", "local")
+	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local")
 	first := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")
 	second := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")
 	stranger := filepath.Join(sb.StateDir, "server", "analyses", "not-osctl", "keep.txt")

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
@@ -24,7 +25,7 @@ func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
 `))
 	ctx := context.Background()
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
-	sb := testenv.StartSandbox(t, "--replicas", "3", "--locking", "none")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	bin := testenv.OsctlBinary(t)
 	cmd := exec.CommandContext(ctx, bin, "stress", "--target", strings.Join(sb.Replicas, ","),
 		"--requests", "600", "--concurrency", "200", "--analyses", "6", "--mix", "upload=3,start=1",

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/preflight/manifests"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 )
 
 func load(t *testing.T, paths ...string) []manifests.Object {
@@ -67,8 +67,8 @@ func TestChartToday(t *testing.T) {
 	}
 	rs := eval(t, manifests.Input{Objects: load(t, examples+"chart-today/rendered.yaml"), Values: vals})
 	want(t, rs, manifests.RuleRolloutSurge, "deployment/web", preflight.Fail, "maxSurge 1")
-	want(t, rs, nfs.RuleSCOptions, "storageclass/nfs", preflight.Fail, "vers=4,sync")
-	want(t, rs, nfs.RuleGanesha, "deployment/web", preflight.Warn, "osrel-nfs-server-provisioner")
+	want(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs", preflight.Fail, "vers=4,sync")
+	want(t, rs, nfscheck.RuleGanesha, "deployment/web", preflight.Warn, "osrel-nfs-server-provisioner")
 	want(t, rs, manifests.RuleHPALocking, "hpa/web", preflight.Pass, "")
 	want(t, rs, manifests.RuleReplicasWithHPA, "deployment/web", preflight.Warn, "every apply resets")
 	want(t, rs, manifests.RulePassenger, "deployment/web", preflight.Pass, "capacity 132")
@@ -91,7 +91,7 @@ func TestChartMigratedPasses(t *testing.T) {
 		t.Fatalf("the migrated chart must not FAIL:\n%s", dump(rs))
 	}
 	want(t, rs, manifests.RuleHPALocking, "hpa/web", preflight.Info, "only a signal")
-	want(t, rs, nfs.RuleSCOptions, "storageclass/nfs", preflight.Pass, "noac")
+	want(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs", preflight.Pass, "noac")
 	want(t, rs, manifests.RulePDB, "deployment/web", preflight.Pass, "")
 	want(t, rs, manifests.RuleSpread, "deployment/web", preflight.Pass, "")
 }
@@ -124,7 +124,7 @@ func TestPhase1HPAWithoutLockingFails(t *testing.T) {
 	want(t, rs, manifests.RuleHPALocking, "hpa/web", preflight.Fail, "maxReplicas 6")
 	want(t, rs, manifests.RulePDB, "deployment/web", preflight.Warn, "no PodDisruptionBudget")
 	want(t, rs, manifests.RuleSpread, "deployment/web", preflight.Warn, "one NFS client cache")
-	want(t, rs, nfs.RuleSCOptions, "storageclass/nfs", preflight.Fail, "HPA maxReplicas 6")
+	want(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs", preflight.Fail, "HPA maxReplicas 6")
 }
 
 func TestSingleOwner(t *testing.T) {
@@ -145,14 +145,14 @@ func TestSingleOwner(t *testing.T) {
 func TestStaticPVAndPassenger(t *testing.T) {
 	rs := eval(t, manifests.Input{Objects: load(t, "testdata/static-pv.yaml")})
 	want(t, rs, manifests.RuleWeb, "deployment/frontend", preflight.Info, "web workload")
-	want(t, rs, nfs.RulePVOptions, "pv/shared", preflight.Fail, "actimeo=30")
+	want(t, rs, nfscheck.RulePVOptions, "pv/shared", preflight.Fail, "actimeo=30")
 	want(t, rs, manifests.RulePassenger, "deployment/frontend", preflight.Warn, "85.2:1")
 	want(t, rs, manifests.RuleHPALocking, "hpa/frontend", preflight.Info, "annotation osctl.io/distributed-locking")
 }
 
 func TestKubectlListAndInlineNFS(t *testing.T) {
 	rs := eval(t, manifests.Input{Objects: load(t, "testdata/kubectl-list.yaml")})
-	want(t, rs, nfs.RuleInline, "deployment/web", preflight.Fail, "cannot carry mount options")
+	want(t, rs, nfscheck.RuleInline, "deployment/web", preflight.Fail, "cannot carry mount options")
 	want(t, rs, manifests.RuleRolloutSurge, "deployment/web", preflight.Pass, "")
 }
 
@@ -165,14 +165,14 @@ func TestIgnoreByAnnotationAndConfig(t *testing.T) {
 	}
 	rs := manifests.ApplyIgnores(eval(t, manifests.Input{Objects: objs}), objs, nil)
 	want(t, rs, manifests.RuleRolloutSurge, "deployment/web", preflight.Info, "ignored by annotation osctl.io/ignore on deployment/web")
-	want(t, rs, nfs.RuleSCOptions, "storageclass/nfs", preflight.Info, "was FAIL")
+	want(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs", preflight.Info, "was FAIL")
 	if preflight.Failed(rs) {
 		t.Fatalf("both FAILs were ignored:\n%s", dump(rs))
 	}
 	cfg := &preflight.Config{Ignore: []preflight.IgnoreRule{{ID: "deploy.*"}, {ID: "nfs.ganesha", Subject: "deployment/other"}}}
 	rs = manifests.ApplyIgnores(eval(t, manifests.Input{Objects: objs}), objs, cfg)
 	want(t, rs, manifests.RuleReplicasWithHPA, "deployment/worker", preflight.Info, "ignored by the config file")
-	want(t, rs, nfs.RuleGanesha, "deployment/web", preflight.Warn, "")
+	want(t, rs, nfscheck.RuleGanesha, "deployment/web", preflight.Warn, "")
 }
 
 func TestValuesOnly(t *testing.T) {
@@ -181,12 +181,12 @@ func TestValuesOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	rs := eval(t, manifests.Input{Values: v})
-	want(t, rs, nfs.RuleSCOptions, "values/values.yaml", preflight.Warn, "lacks noac")
-	want(t, rs, nfs.RuleGanesha, "values/values.yaml", preflight.Warn, "")
+	want(t, rs, nfscheck.RuleSCOptions, "values/values.yaml", preflight.Warn, "lacks noac")
+	want(t, rs, nfscheck.RuleGanesha, "values/values.yaml", preflight.Warn, "")
 	v, _ = manifests.ParseValues([]byte("web_hpa: {maxReplicas: 4}\nnfs-server-provisioner: {storageClass: {mountOptions: [vers=3]}}\n"), "v.yaml")
 	rs = eval(t, manifests.Input{Values: v})
 	want(t, rs, manifests.RuleHPALocking, "values/v.yaml", preflight.Fail, "maxReplicas 4")
-	want(t, rs, nfs.RuleSCOptions, "values/v.yaml", preflight.Fail, "")
+	want(t, rs, nfscheck.RuleSCOptions, "values/v.yaml", preflight.Fail, "")
 }
 
 func TestParseDocuments(t *testing.T) {
@@ -279,5 +279,5 @@ spec:
 	}
 	rs := eval(t, manifests.Input{Objects: objs})
 	want(t, rs, manifests.RuleRolloutSurge, "deployment/web", preflight.Pass, "")
-	want(t, rs, nfs.RuleSCOptions, "storageclass/nfs", preflight.Fail, "also mounted by deployment/web-background")
+	want(t, rs, nfscheck.RuleSCOptions, "storageclass/nfs", preflight.Fail, "also mounted by deployment/web-background")
 }

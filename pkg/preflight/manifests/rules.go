@@ -11,8 +11,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
+	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
-	"github.com/osctl/osctl/pkg/preflight/nfs"
 	"github.com/osctl/osctl/pkg/preflight/workload"
 )
 
@@ -192,7 +192,7 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 	if !ok {
 		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (pass --path)", d.Name, in.Path), "")
 	} else {
-		vf := nfs.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
+		vf := nfscheck.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
 		if pvc := at.Volume.PersistentVolumeClaim; pvc != nil {
 			if others := sharers(f, d.Name, pvc.ClaimName); len(others) > 0 {
 				// Another workload on the same claim is another NFS client (another cache).
@@ -216,7 +216,7 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 			}
 		}
 		vf.Ganesha = ganesha(f, vf)
-		rs = append(rs, nfs.VolumeRules(vf)...)
+		rs = append(rs, nfscheck.VolumeRules(vf)...)
 	}
 
 	// PDB and spreading for two or more replicas.
@@ -295,7 +295,7 @@ func spreads(d *appsv1.Deployment) bool {
 // ganesha recognises an in-cluster NFS-Ganesha server behind the volume: the StorageClass's
 // provisioner (or the PV's provisioned-by) names one, or a workload of the input with a
 // Ganesha image provisions that class.
-func ganesha(f *Facts, v nfs.VolumeFacts) *nfs.Ganesha {
+func ganesha(f *Facts, v nfscheck.VolumeFacts) *nfscheck.Ganesha {
 	prov := ""
 	if v.StorageClass != nil {
 		prov = v.StorageClass.Provisioner
@@ -306,20 +306,20 @@ func ganesha(f *Facts, v nfs.VolumeFacts) *nfs.Ganesha {
 	if prov == "" {
 		return nil
 	}
-	if nfs.IsGaneshaName(prov) {
-		return &nfs.Ganesha{Name: prov}
+	if nfscheck.IsGaneshaName(prov) {
+		return &nfscheck.Ganesha{Name: prov}
 	}
 	for _, d := range f.Deployments {
 		for _, c := range d.Spec.Template.Spec.Containers {
-			if nfs.IsGaneshaName(c.Image) && argsName(c, prov) {
-				return &nfs.Ganesha{Name: "deployment/" + d.Name + " (" + c.Image + ")"}
+			if nfscheck.IsGaneshaName(c.Image) && argsName(c, prov) {
+				return &nfscheck.Ganesha{Name: "deployment/" + d.Name + " (" + c.Image + ")"}
 			}
 		}
 	}
 	for _, s := range f.StatefulSets {
 		for _, c := range s.Spec.Template.Spec.Containers {
-			if nfs.IsGaneshaName(c.Image) && argsName(c, prov) {
-				return &nfs.Ganesha{Name: "statefulset/" + s.Name + " (" + c.Image + ")"}
+			if nfscheck.IsGaneshaName(c.Image) && argsName(c, prov) {
+				return &nfscheck.Ganesha{Name: "statefulset/" + s.Name + " (" + c.Image + ")"}
 			}
 		}
 	}
@@ -548,7 +548,7 @@ func valuesOnlyRules(in Input) []preflight.Result {
 		opts, _ := v.Strings("nfs-server-provisioner", "storageClass", "mountOptions")
 		st, msg := preflight.Pass, "nfs-server-provisioner.storageClass.mountOptions has noac: "+strings.Join(opts, ",")
 		fix := ""
-		if !nfs.HasNoac(opts) {
+		if !nfscheck.HasNoac(opts) {
 			st = preflight.Warn
 			if maxR > 1 {
 				st = preflight.Fail
@@ -556,8 +556,8 @@ func valuesOnlyRules(in Input) []preflight.Result {
 			msg = fmt.Sprintf("nfs-server-provisioner.storageClass.mountOptions lacks noac (%s)", strings.Join(opts, ","))
 			fix = "add noac to nfs-server-provisioner.storageClass.mountOptions (existing PVs keep their options: patch them)"
 		}
-		rs = append(rs, preflight.Result{ID: nfs.RuleSCOptions, Status: st, Subject: subject, Message: msg, Fix: fix})
-		rs = append(rs, preflight.Result{ID: nfs.RuleGanesha, Status: preflight.Warn, Subject: subject,
+		rs = append(rs, preflight.Result{ID: nfscheck.RuleSCOptions, Status: st, Subject: subject, Message: msg, Fix: fix})
+		rs = append(rs, preflight.Result{ID: nfscheck.RuleGanesha, Status: preflight.Warn, Subject: subject,
 			Message: "the chart's in-cluster nfs-server-provisioner (NFS-Ganesha) serves the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac",
 			Fix:     "set Attr_Expiration_Time = 0 on the server, or use an external NFS server; confirm with osctl preflight nfs --probe"})
 	}

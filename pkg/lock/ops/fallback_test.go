@@ -1,0 +1,81 @@
+package ops
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/redisconn"
+)
+
+// TestInspectWithoutScripting reads through an ACL user that may not run scripts (as on some
+// managed Redis): the reader falls back to MULTI/EXEC with MGET and PTTL and sees the same.
+func TestInspectWithoutScripting(t *testing.T) {
+	ctx := context.Background()
+	rs, ms := startMasters(t, 1)
+	c := ms[0].Client
+	must(t, c.Do(ctx, "ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-@scripting").Err())
+	must(t, c.Set(ctx, "redlock:f:live", "L", 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:f:nottl", "N", 0).Err())
+	must(t, c.HSet(ctx, "redlock:f:hash", "a", "b").Err())
+	conns, err := redisconn.Connect(redisconn.Config{URLs: []string{"redis://reader:readerpw@" + rs[0].Addr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer redisconn.Close(conns)
+	if err := conns[0].Client.Eval(ctx, "return 1", nil).Err(); err == nil || !strings.Contains(err.Error(), "NOPERM") {
+		t.Fatalf("the ACL user may run scripts: %v", err)
+	}
+	got, sum := inspectAll(t, []redisconn.Master{{Name: "limited", Client: conns[0].Client}}, Options{})
+	if sum.Down() != 0 || len(got) != 3 {
+		t.Fatalf("masters %+v, views %v", sum.Masters, keys(got))
+	}
+	if v := got["redlock:f:live"]; v.Value != "L" || v.Holdings[0].TTLMillis <= 0 || v.Verdict.Status != StatusLive {
+		t.Errorf("live: %+v", v)
+	}
+	if v := got["redlock:f:nottl"]; v.Verdict.Rule != RuleNoTTL {
+		t.Errorf("no TTL: %+v", v.Verdict)
+	}
+	if v := got["redlock:f:hash"]; v.Type != "hash" || v.Verdict.Rule != RuleNotString {
+		t.Errorf("hash: %+v", v)
+	}
+}
+
+// pods is a PodChecker over a fixed set of pod names (pure logic; the Kubernetes-backed
+// KubePods is exercised against a real API server by the lead's cluster tests).
+type pods map[string]bool
+
+func (p pods) PodExists(_ context.Context, name string) (bool, error) { return p[name], nil }
+func (p pods) Scope() string                                          { return "namespace test" }
+
+func TestHolderPodGone(t *testing.T) {
+	ctx := context.Background()
+	_, ms := startMasters(t, 1)
+	c := ms[0].Client
+	gone := lock.NewHolder("web-gone").String()
+	alive := lock.NewHolder("web-alive").String()
+	must(t, c.Set(ctx, "redlock:p:gone", gone, 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:alive", alive, 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:redsync", "q83vEjRWeJCrze8SNFZ4kA==", 9*time.Second).Err())
+	got, sum := inspectAll(t, ms, Options{Pods: pods{"web-alive": true}})
+	if v := got["redlock:p:gone"]; v.Verdict.Rule != RuleHolderGone || !strings.Contains(v.Verdict.Reason, "web-gone in namespace test") {
+		t.Errorf("gone: %+v", v.Verdict)
+	}
+	if got["redlock:p:alive"].Verdict.Status != StatusLive || got["redlock:p:redsync"].Verdict.Status != StatusLive || sum.Stale != 1 {
+		t.Errorf("alive %+v, redsync %+v", got["redlock:p:alive"].Verdict, got["redlock:p:redsync"].Verdict)
+	}
+	// Break takes it; had the holder renewed it since, the TTL check would refuse.
+	v := got["redlock:p:gone"]
+	must(t, c.PExpire(ctx, "redlock:p:gone", 20*time.Second).Err())
+	rec, _ := NewBreaker(ms, BreakOptions{}).Break(ctx, v)
+	if rec.Deleted() != 0 {
+		t.Fatalf("a renewed holder-gone lock was deleted: %+v", rec)
+	}
+	got, _ = inspectAll(t, ms, Options{Pods: pods{}})
+	rec, _ = NewBreaker(ms, BreakOptions{}).Break(ctx, got["redlock:p:gone"])
+	if rec.Outcome != OutcomeBroken || rec.Rule != RuleHolderGone {
+		t.Fatalf("%+v", rec)
+	}
+}
