@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
-	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
