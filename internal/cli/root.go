@@ -18,6 +18,8 @@ import (
 	rolloutcmd "github.com/osctl/osctl/internal/cli/rollout"
 	sandboxcmd "github.com/osctl/osctl/internal/cli/sandbox"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	stresscleanupcmd "github.com/osctl/osctl/internal/cli/stress/cleanup"
+	stressjudgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
 )
 
 // Version is set at build time with -ldflags "-X github.com/osctl/osctl/internal/cli.Version=...".
@@ -97,6 +99,13 @@ func execute(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args 
 	return cmdutil.ExitCode(err)
 }
 
+// newCmdStress is `osctl stress` with its subcommands, each in its own package.
+func newCmdStress(f *cmdutil.Factory) *cobra.Command {
+	cmd := stresscmd.NewCmdStress(f, nil)
+	cmd.AddCommand(stressjudgecmd.NewCmdJudge(f, nil), stresscleanupcmd.NewCmdCleanup(f, nil))
+	return cmd
+}
+
 // NewCmdRoot builds the whole command tree.
 func NewCmdRoot(f *cmdutil.Factory) *cobra.Command {
 	root := &cobra.Command{
@@ -119,7 +128,7 @@ Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could no
 		sandboxcmd.NewCmdSandbox(f),
 		rolloutcmd.NewCmdRollout(f),
 		preflightcmd.NewCmdPreflight(f),
-		stresscmd.NewCmdStress(f, nil),
+		newCmdStress(f),
 	)
 	cmdutil.TypeUsageErrors(root)
 	return root

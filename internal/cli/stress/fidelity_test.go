@@ -71,7 +71,7 @@ func TestRealServerCorrectTwin(t *testing.T) {
 // reads answer as the real server does. Lost findings name the acknowledged records that are
 // gone, analyses among them (read back as 200 {"analysis":null}).
 func TestRealServerLossyTwin(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--drop-creates", "0.25")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--drop-creates", "0.2")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	r := stress(t, sb, append(fidelityArgs, "--history", hist)...)
 	requireRaces(t, r, detect.Lost)

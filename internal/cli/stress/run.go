@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync/atomic"
 
 	"github.com/schollz/progressbar/v3"
 
@@ -25,7 +26,7 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 	defer files.Close()
 	d := pstress.Deps{Now: o.Factory.Now}
-	if d.State, err = o.State.reader(o.Factory); err != nil {
+	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}
 	if fh := files[o.History]; fh != nil {
@@ -40,9 +41,14 @@ func runStress(ctx context.Context, o *Options) error {
 			return pstress.Workload(ctx, kc.Clientset, kc.Namespace, o.Deployment)
 		}
 	}
+	// A second Ctrl-C exits at once: say what that leaves undone at the phase the run is in.
+	var phase atomic.Value
+	phase.Store(pstress.PhaseSetup)
+	defer o.Factory.Interrupts.SetUndone(func() string { return undone(phase.Load().(string), o.History) })()
 	var bar *progressbar.ProgressBar
 	d.Observer = pstress.Observer{
-		Phase: func(_, line string) {
+		Phase: func(p, line string) {
+			phase.Store(p)
 			if line != "" {
 				fmt.Fprintln(errOut, line)
 			}
@@ -70,11 +76,28 @@ func runStress(ctx context.Context, o *Options) error {
 	if rep.StopReason == "interrupted" {
 		fmt.Fprintln(errOut, "interrupted: the history and report hold what this run has; the verdict is partial")
 	}
-	return finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
+	return Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }
 
-// finish writes the report files, prints the report and turns the verdict into the exit code.
-func finish(io_ *cmdutil.IOStreams, format output.Format, rep *report.Report, files cmdutil.Files, reportPath, junitPath, htmlPath string) error {
+// undone says what exiting now leaves undone, by the run's phase.
+func undone(phase, hist string) string {
+	where := "no history was asked for"
+	if hist != "" {
+		where = "the history " + hist + " may end mid-line (osctl stress judge reads what it holds as a partial run)"
+	}
+	switch phase {
+	case pstress.PhaseSetup:
+		return "the setup was cut: what it created stays on the target; no report was written"
+	case pstress.PhaseLoad, pstress.PhaseFollow:
+		return "the load was cut: no state was read and no report written; " + where
+	case pstress.PhaseSettle, pstress.PhaseRead:
+		return "the state was not read: no verdict and no report; " + where
+	}
+	return "the report and its files were not written"
+}
+
+// Finish writes the report files, prints the report and turns the verdict into the exit code.
+func Finish(io_ *cmdutil.IOStreams, format output.Format, rep *report.Report, files cmdutil.Files, reportPath, junitPath, htmlPath string) error {
 	writers := map[string]func(io.Writer, *report.Report) error{reportPath: report.WriteJSON, junitPath: report.WriteJUnit, htmlPath: report.WriteHTML}
 	for _, p := range []string{reportPath, junitPath, htmlPath} {
 		if fh := files[p]; fh != nil {

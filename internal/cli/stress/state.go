@@ -9,11 +9,12 @@ import (
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
-// stateFlags say where the run's part of the volume is read: a directory here, or one exec in a
+// StateFlags say where the run's part of the volume is read: a directory here, or one exec in a
 // pod that mounts it.
-type stateFlags struct{ Dir, Pod, Container, Mount string }
+type StateFlags struct{ Dir, Pod, Container, Mount string }
 
-func (s *stateFlags) add(cmd *cobra.Command, pod bool) {
+// Add binds the flags (--state-pod and its companions only with pod).
+func (s *StateFlags) Add(cmd *cobra.Command, pod bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&s.Dir, "state-dir", "", "openstudio: the shared volume's root on this machine (the sandbox's state dir, or the NFS mount)")
 	if pod {
@@ -23,15 +24,16 @@ func (s *stateFlags) add(cmd *cobra.Command, pod bool) {
 	}
 }
 
-func (s *stateFlags) validate() error {
+// Validate refuses two places at once.
+func (s *StateFlags) Validate() error {
 	if s.Dir != "" && s.Pod != "" {
 		return cmdutil.Usage("--state-dir and --state-pod both say where the state is: pass one")
 	}
 	return nil
 }
 
-// reader is the state reader the flags name (nil: none).
-func (s *stateFlags) reader(f *cmdutil.Factory) (snapshot.Reader, error) {
+// Reader is the state reader the flags name (nil: none).
+func (s *StateFlags) Reader(f *cmdutil.Factory) (snapshot.Reader, error) {
 	switch {
 	case s.Dir != "":
 		return snapshot.Local{Root: s.Dir}, nil
@@ -45,8 +47,8 @@ func (s *stateFlags) reader(f *cmdutil.Factory) (snapshot.Reader, error) {
 	return nil, nil
 }
 
-// read reads the state of the given directories, or returns nil without a reader.
-func read(ctx context.Context, r snapshot.Reader, dirs []string) (*snapshot.State, error) {
+// Read reads the state of the given directories, or returns nil without a reader.
+func Read(ctx context.Context, r snapshot.Reader, dirs []string) (*snapshot.State, error) {
 	if r == nil {
 		return nil, nil
 	}

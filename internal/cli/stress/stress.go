@@ -1,6 +1,6 @@
-// Package stress is `osctl stress` (a load run that ends in a verdict on the state it left),
-// `osctl stress judge` (the same verdict offline) and `osctl stress cleanup`. The pipeline is
-// pkg/stress; this package wires flags, files, the progress bar and printing.
+// Package stress is `osctl stress`, a load run that ends in a verdict on the state it left (its
+// subcommands `judge` and `cleanup` are in the packages beneath). The pipeline is pkg/stress; this
+// package wires flags, files, the progress bar and printing.
 package stress
 
 import (
@@ -25,7 +25,7 @@ type Options struct {
 	Targets []string
 	Mix     string
 	Headers []string
-	State   stateFlags
+	State   StateFlags
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
 	Format                                   output.Format
@@ -106,16 +106,16 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.WorkerWait, "worker-wait", profile.DefaultTailWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
 	fl.DurationVar(&c.SettleTimeout, "settle-timeout", time.Minute, "openstudio: how long to wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them")
 	fl.StringSliceVar(&c.Ignore, "ignore", detect.DefaultIgnore, "base-name globs of files the app generates itself (never phantom)")
-	o.State.add(cmd, true)
+	o.State.Add(cmd, true)
 	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report")
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
-	addReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
+	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
-	cmd.AddCommand(NewCmdJudge(f, nil), NewCmdCleanup(f, nil))
 	return cmd
 }
 
-func addReportFlags(cmd *cobra.Command, rep, junit, html *string) {
+// AddReportFlags binds --report, --junit and --html.
+func AddReportFlags(cmd *cobra.Command, rep, junit, html *string) {
 	cmd.Flags().StringVar(rep, "report", "", "write the JSON report to this file (read by 'osctl rollout --stress-report')")
 	cmd.Flags().StringVar(junit, "junit", "", "write a JUnit XML report to this file")
 	cmd.Flags().StringVar(html, "html", "", "write a self-contained HTML report (latency histogram, requests in flight, findings) to this file")
@@ -158,5 +158,5 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usage("--deployment needs --kubeconfig (or KUBECONFIG) to read the workload")
 	}
 	c.Version = o.Factory.Version
-	return o.State.validate()
+	return o.State.Validate()
 }

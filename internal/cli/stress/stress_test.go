@@ -1,4 +1,4 @@
-package stress
+package stress_test
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"testing"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	judgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -42,7 +44,7 @@ func TestFlagValidation(t *testing.T) {
 		f := factory()
 		t.Setenv("KUBECONFIG", "")
 		called := false
-		cmd := NewCmdStress(f, func(context.Context, *Options) error { called = true; return nil })
+		cmd := stresscmd.NewCmdStress(f, func(context.Context, *stresscmd.Options) error { called = true; return nil })
 		cmd.SetArgs(c.args)
 		cmd.SetOut(f.IO.Out)
 		cmd.SetErr(f.IO.ErrOut)
@@ -71,7 +73,7 @@ func TestHTTPProfileRunAndJudge(t *testing.T) {
 	io, _, out, _ := cmdutil.Test()
 	f := cmdutil.New("test")
 	f.IO = io
-	cmd := NewCmdStress(f, nil)
+	cmd := stresscmd.NewCmdStress(f, nil)
 	cmd.SetArgs([]string{"--profile", "http", "--target", srv.URL + "/x", "--requests", "300", "--concurrency", "30", "--method", "POST",
 		"--body", "{{nonce}}", "--history", hist, "--report", rep, "--junit", junit, "--html", html, "-o", "json"})
 	if err := cmd.ExecuteContext(context.Background()); err != nil {
@@ -102,7 +104,7 @@ func TestHTTPProfileRunAndJudge(t *testing.T) {
 	}
 	io2, _, out2, _ := cmdutil.Test()
 	f.IO = io2
-	jc := NewCmdJudge(f, nil)
+	jc := judgecmd.NewCmdJudge(f, nil)
 	jc.SetArgs([]string{"--history", hist, "-o", "json"})
 	if err := jc.ExecuteContext(context.Background()); err != nil {
 		t.Fatal(err)
@@ -133,7 +135,7 @@ func TestInterruptedRunIsPartial(t *testing.T) {
 	f.IO = io
 	hist := filepath.Join(t.TempDir(), "h.jsonl")
 	ctx, cancel := context.WithCancel(context.Background())
-	cmd := NewCmdStress(f, nil)
+	cmd := stresscmd.NewCmdStress(f, nil)
 	cmd.SetArgs([]string{"--profile", "http", "--target", srv.URL, "--requests", "100", "--concurrency", "10", "--history", hist, "-o", "json"})
 	go func() {
 		for i := 0; i < 10; i++ { // all 10 in flight, held by the server: then Ctrl-C
@@ -152,17 +154,6 @@ func TestInterruptedRunIsPartial(t *testing.T) {
 	b, _ := os.ReadFile(hist)
 	if !strings.Contains(string(b), `"partial":true`) {
 		t.Fatalf("history lacks the partial footer: %s", b)
-	}
-}
-
-func TestCleanupValidation(t *testing.T) {
-	f := factory()
-	for _, args := range [][]string{{"--run", "../etc", "--state-dir", "/tmp"}, {"--run", "0badc0de"}} {
-		cmd := NewCmdCleanup(f, func(context.Context, *CleanupOptions) error { return nil })
-		cmd.SetArgs(args)
-		if err := cmd.Execute(); err == nil || cmdutil.ExitCode(err) != 2 {
-			t.Errorf("%v: %v", args, err)
-		}
 	}
 }
 
@@ -187,7 +178,7 @@ func TestUnreachableTargetSaysWhy(t *testing.T) {
 	io, _, _, _ := cmdutil.Test()
 	f := cmdutil.New("test")
 	f.IO = io
-	cmd := NewCmdStress(f, nil)
+	cmd := stresscmd.NewCmdStress(f, nil)
 	cmd.SetArgs([]string{"--profile", "http", "--target", url, "--requests", "20", "--concurrency", "4"})
 	err := cmd.ExecuteContext(context.Background())
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "20 requests got no answer") || !strings.Contains(err.Error(), "connection refused") ||

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"sync"
 )
 
@@ -127,4 +128,18 @@ func trimSpace(b []byte) []byte {
 		b = b[:len(b)-1]
 	}
 	return b
+}
+
+// ReadFile reads a history file (osctl stress --history). Its errors name the file.
+func ReadFile(path string) (*History, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("cannot read --history: %v", err)
+	}
+	defer fh.Close()
+	h, err := Read(fh)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return h, nil
 }

@@ -362,7 +362,11 @@ func (p *OpenStudio) Source() attack.Source {
 		if ctx.Err() != nil {
 			return nil, false
 		}
-		return p.op(ctx, i), true
+		o := p.op(ctx, i)
+		if o == nil {
+			return nil, false
+		}
+		return o, true
 	})
 }
 
@@ -417,13 +421,17 @@ type osOp struct {
 // starts an analysis only once its zip was uploaded: a start before that gets a job that can never
 // run), and a result file an acknowledged data point to attach to. While a request that may give
 // it is in flight the operation waits here, outside the attacker's count of requests in flight;
-// when none is, it becomes that request instead.
+// when none is, it becomes that request instead. It returns nil when ctx ends while it waits.
 func (p *OpenStudio) op(ctx context.Context, i int64) *osOp {
 	a := p.analyses[int(i)%len(p.analyses)]
 	seq := p.seq.Add(1)
 	kind := p.pick(i)
 	p.mu.Lock()
-	for ctx.Err() == nil {
+	for {
+		if ctx.Err() != nil {
+			p.mu.Unlock()
+			return nil // the load stopped while this operation waited
+		}
 		if kind == history.OpUploadFile && len(p.dataPts[a]) == 0 {
 			if p.pendingDP[a] > 0 {
 				p.acked.Wait()

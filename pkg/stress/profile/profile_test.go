@@ -135,3 +135,30 @@ func TestStartBodyCode(t *testing.T) {
 		}
 	}
 }
+
+// TestWaitingOperationEndsWithTheLoad: a result file waits for its analysis's data point create
+// in flight; when the load stops (the error-rate bound, Ctrl-C) it ends the source instead of
+// being sent with nothing to attach to.
+func TestWaitingOperationEndsWithTheLoad(t *testing.T) {
+	p := &OpenStudio{Run: "0badc0de", Requests: 10, Mix: Mix{UploadFile: 1}, TailFraction: -1}
+	p.analyses = []string{"a"}
+	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
+	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{"a": 1}, sync.NewCond(&p.mu)
+	p.next.Store(1) // past each analysis's first request (its upload)
+	ctx, cancel := context.WithCancel(context.Background())
+	src := p.Source()
+	done := make(chan bool)
+	go func() {
+		_, ok := src.Next(ctx)
+		done <- ok
+	}()
+	select {
+	case <-done:
+		t.Fatal("the result file did not wait for the data point in flight")
+	case <-time.After(50 * time.Millisecond):
+	}
+	cancel()
+	if ok := <-done; ok {
+		t.Fatal("an operation came out of its wait after the load stopped")
+	}
+}

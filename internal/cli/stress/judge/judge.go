@@ -1,15 +1,16 @@
-package stress
+// Package judge is `osctl stress judge`: a saved run's verdict again, offline.
+package judge
 
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -21,7 +22,7 @@ type JudgeOptions struct {
 	IO      *cmdutil.IOStreams
 	Factory *cmdutil.Factory
 	History string
-	State   stateFlags
+	State   stresscmd.StateFlags
 	// Override is what the given threshold flags change; Report, JUnit and HTML are output files.
 	Override            pstress.JudgeOptions
 	Report, JUnit, HTML string
@@ -51,7 +52,7 @@ unless a flag here overrides one.`,
 			fl, ov := cmd.Flags(), &o.Override
 			ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
 			ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
-			if err := o.State.validate(); err != nil {
+			if err := o.State.Validate(); err != nil {
 				return err
 			}
 			if runF != nil {
@@ -62,13 +63,13 @@ unless a flag here overrides one.`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&o.History, "history", "", "the run's history file")
-	o.State.add(cmd, true)
+	o.State.Add(cmd, true)
 	fl.StringSliceVar(&o.Override.Ignore, "ignore", nil, "base-name globs of app-generated files (default the run's own list)")
 	fl.Float64Var(&minAck, "min-acknowledged", 0, "fraction of requests that must be acknowledged for a clean verdict (default the run's)")
 	fl.Float64Var(&minCont, "min-contended", 0, "fraction of analyses that must see two or more overlapping writes (default the run's)")
 	fl.IntVar(&maxActive, "max-active", 0, "jobs: the ceiling (default the run's)")
 	fl.DurationVar(&grace, "grace", 0, "jobs: how long a queued job may wait while capacity is free (default the run's)")
-	addReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
+	stresscmd.AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
 	return cmd
 }
@@ -80,22 +81,8 @@ func ifSet[T any](set bool, v *T) *T {
 	return nil
 }
 
-// readHistory reads a history file (osctl stress --history).
-func readHistoryFile(path string) (*history.History, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read --history: %v", err)
-	}
-	defer fh.Close()
-	h, err := history.Read(fh)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	return h, nil
-}
-
 func judgeRun(ctx context.Context, o *JudgeOptions) error {
-	h, err := readHistoryFile(o.History)
+	h, err := history.ReadFile(o.History)
 	if err != nil {
 		return err
 	}
@@ -104,17 +91,17 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 		return err
 	}
 	defer files.Close()
-	reader, err := o.State.reader(o.Factory)
+	reader, err := o.State.Reader(o.Factory)
 	if err != nil {
 		return err
 	}
 	if h.Header.Profile != pstress.ProfileOpenStudio {
 		reader = nil // only the openstudio profile leaves files
 	}
-	st, err := read(ctx, reader, detect.Dirs(h))
+	st, err := stresscmd.Read(ctx, reader, detect.Dirs(h))
 	if err != nil {
 		return fmt.Errorf("reading the state: %v", err)
 	}
 	o.Override.Version = o.Factory.Version
-	return finish(o.IO, o.Format, pstress.Judge(h, st, o.Override), files, o.Report, o.JUnit, o.HTML)
+	return stresscmd.Finish(o.IO, o.Format, pstress.Judge(h, st, o.Override), files, o.Report, o.JUnit, o.HTML)
 }

@@ -1,4 +1,5 @@
-package stress
+// Package cleanup is `osctl stress cleanup`: remove what one stress run left.
+package cleanup
 
 import (
 	"context"
@@ -13,7 +14,8 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/cleanup"
+	stresscleanup "github.com/osctl/osctl/pkg/stress/cleanup"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -100,13 +102,13 @@ func (o *CleanupOptions) validate() error {
 func cleanupRun(ctx context.Context, o *CleanupOptions) error {
 	plan, hdrs, err := o.plan(ctx)
 	if err != nil {
-		var ue *cleanup.UsageError
+		var ue *stresscleanup.UsageError
 		if errors.As(err, &ue) {
 			return cmdutil.Usage("%v", ue)
 		}
 		return pstress.JobsError(err, hdrs)
 	}
-	show := func(r *cleanup.Result) error {
+	show := func(r *stresscleanup.Result) error {
 		return output.Print(o.IO.Out, o.Format, r, func(w io.Writer) error {
 			for _, l := range r.Lines() {
 				fmt.Fprintln(w, l)
@@ -131,9 +133,9 @@ func cleanupRun(ctx context.Context, o *CleanupOptions) error {
 	return nil
 }
 
-func (o *CleanupOptions) plan(ctx context.Context) (*cleanup.Plan, http.Header, error) {
+func (o *CleanupOptions) plan(ctx context.Context) (*stresscleanup.Plan, http.Header, error) {
 	if o.History == "" {
-		p, err := cleanup.Files(o.StateDir, o.Run)
+		p, err := stresscleanup.Files(o.StateDir, o.Run)
 		return p, nil, err
 	}
 	hdrs, err := cmdutil.ParseHeaders(o.Headers)
@@ -145,11 +147,11 @@ func (o *CleanupOptions) plan(ctx context.Context) (*cleanup.Plan, http.Header, 
 			o.Factory.Secrets.Add(v)
 		}
 	}
-	h, err := readHistoryFile(o.History)
+	h, err := history.ReadFile(o.History)
 	if err != nil {
 		return nil, hdrs, err
 	}
-	opts := cleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: &http.Client{Timeout: o.Timeout}}
+	opts := stresscleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: &http.Client{Timeout: o.Timeout}}
 	if o.Target != "" {
 		us, err := profile.ParseTargets([]string{o.Target})
 		if err != nil {
@@ -157,6 +159,6 @@ func (o *CleanupOptions) plan(ctx context.Context) (*cleanup.Plan, http.Header, 
 		}
 		opts.Target = us[0]
 	}
-	p, err := cleanup.ForHistory(ctx, h, opts)
+	p, err := stresscleanup.ForHistory(ctx, h, opts)
 	return p, hdrs, err
 }

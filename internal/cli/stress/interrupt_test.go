@@ -1,0 +1,69 @@
+package stress
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+)
+
+// TestSecondInterruptExitsAt130: the first Ctrl-C stops the load and the run goes on to read the
+// records back; a second one, while those reads hang, exits at once with 130 and says what it
+// left undone. The target answers every create at once and holds every read until the test ends.
+func TestSecondInterruptExitsAt130(t *testing.T) {
+	hold := make(chan struct{})
+	defer close(hold)
+	var posts atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		switch {
+		case r.URL.Path == "/status":
+			_, _ = io.WriteString(w, `{"status":"ok","sandbox":true}`)
+		case r.Method == http.MethodPost:
+			posts.Add(1)
+			time.Sleep(20 * time.Millisecond)
+			w.WriteHeader(http.StatusCreated)
+			_, _ = io.WriteString(w, `{"_id":"p-1"}`)
+		default:
+			select { // read-backs and status reads hang
+			case <-hold:
+			case <-r.Context().Done():
+			}
+		}
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, testenv.OsctlBinary(t), "stress", "--target", srv.URL, "--requests", "100000", "--concurrency", "4",
+		"--analyses", "2", "--mix", "upload=1", "--worker-wait", "0")
+	stderr := &testenv.LockedBuffer{}
+	cmd.Stderr = stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for posts.Load() < 20 { // the load is under way
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	for !strings.Contains(stderr.String(), "reading the records back") {
+		time.Sleep(10 * time.Millisecond)
+	}
+	_ = cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+		t.Fatalf("exit %v after the second Ctrl-C, want 130\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "left undone: the state was not read") {
+		t.Fatalf("the second Ctrl-C must say what it left undone:\n%s", stderr.String())
+	}
+}
