@@ -25,6 +25,11 @@ func TypeUsageErrors(root *cobra.Command) {
 		c.Args = func(c *cobra.Command, a []string) error {
 			if args != nil {
 				if err := args(c, a); err != nil {
+					if c.HasSubCommands() && len(a) > 0 {
+						// A command that runs and has subcommands (osctl stress): an argument it
+						// does not take is most likely a mistyped subcommand.
+						return unknownSubcommand(c, a)
+					}
 					return asUsage(err)
 				}
 			}
@@ -56,8 +61,7 @@ func asUsage(err error) error {
 	return &UsageError{Err: err}
 }
 
-// unknownSubcommand rejects an argument to a command that only groups subcommands, with cobra's
-// suggestions.
+// unknownSubcommand rejects an argument as an unknown subcommand, with cobra's suggestions.
 func unknownSubcommand(c *cobra.Command, args []string) error {
 	if len(args) == 0 {
 		return nil
