@@ -250,7 +250,7 @@ func drain(resp *http.Response) {
 	_ = resp.Body.Close()
 }
 
-// Classify gives the contract's outcome of a plain HTTP answer: 2xx acknowledged; 503 and other
+// Classify gives the stress contract's outcome (docs/architecture.md) of a plain HTTP answer: 2xx acknowledged; 503 and other
 // 4xx (and 3xx) rejected; other 5xx ambiguous; a transport error ambiguous once the request was
 // sent, rejected when it never reached the server.
 func Classify(r *Result) Outcome {

@@ -1,5 +1,5 @@
 // Package detect is the stress verdict: a pure function of a run's history and the state it left
-// (the contract in stress-model.md). It builds what the acknowledged requests must have produced
+// (the stress contract in docs/architecture.md). It builds what the acknowledged requests must have produced
 // and diffs the state against it: lost, duplicate, torn, mixed, phantom for the openstudio
 // profile; ceiling, stranded, invisible, lost for the jobs profile.
 package detect
@@ -82,7 +82,7 @@ func ignored(p string, ignore []string) bool {
 	return false
 }
 
-// Storage paths relative to the volume root (openstudio.md).
+// Storage paths relative to the volume root (docs/architecture.md, the stress contract, 3).
 func zipDir(a string) string        { return "server/assets/analyses/" + a }
 func zipPath(a, name string) string { return zipDir(a) + "/original/" + name }
 func extractDir(a string) string    { return "server/analyses/" + a }

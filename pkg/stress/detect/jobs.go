@@ -90,7 +90,7 @@ func JobsNotFinished(h *history.History) int {
 	return n
 }
 
-// Jobs judges the jobs profile from observation only (contract section 7). Every interval is
+// Jobs judges the jobs profile from observation only (docs/architecture.md, the stress contract, 7). Every interval is
 // taken so that a correct server gives no finding whatever the polling granularity:
 //
 //   - surely active: from the end of the first poll of a run of polls that saw the job active

@@ -74,7 +74,7 @@ func Pct(f float64) string {
 	return s + "%"
 }
 
-// Contention is what the run achieved on the server (contract section 6).
+// Contention is what the run achieved on the server (docs/architecture.md, the stress contract, 6).
 type Contention struct {
 	// MaxInFlightOneAnalysis is the most requests in flight at once on one analysis.
 	MaxInFlightOneAnalysis int `json:"max_in_flight_one_analysis"`

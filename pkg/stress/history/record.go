@@ -1,4 +1,4 @@
-// Package history is the per-request record of a stress run (the contract's section 5): one JSON
+// Package history is the per-request record of a stress run (docs/architecture.md, the stress contract, 5): one JSON
 // line per request, per read-back and per followed job, enough to give the verdict again offline.
 package history
 
@@ -21,7 +21,7 @@ const (
 	KindFooter   = "footer"   // last line: when and how the run ended
 )
 
-// Outcomes of one request (contract section 1).
+// Outcomes of one request (docs/architecture.md, the stress contract, 1).
 const (
 	Acknowledged = "acknowledged" // applied: its effect must be there
 	Rejected     = "rejected"     // not applied: its effect must not be there
