@@ -66,6 +66,10 @@ type Report struct {
 	Workload             *Workload `json:"workload,omitempty"`
 	MaxReplicasValidated int       `json:"max_replicas_validated"`
 
+	// Workers are the in-cluster load workers (osctl stress --workers), one summary each; none for
+	// a run from this process alone.
+	Workers []WorkerSummary `json:"workers,omitempty"`
+
 	FindingCounts map[string]int   `json:"finding_counts"`
 	Findings      []detect.Finding `json:"findings"`
 	Notices       []string         `json:"notices,omitempty"`
@@ -76,6 +80,20 @@ type Report struct {
 
 // Target is one target of the run and what it said it is.
 type Target = history.TargetInfo
+
+// WorkerSummary is one in-cluster load worker's share of a run: its pod, what it sent, how much
+// was acknowledged, its throughput and 99th percentile latency, and its requests that got no
+// answer (transport errors and timeouts). Lost is true when the worker died before it finished.
+type WorkerSummary struct {
+	Index        int     `json:"index"`
+	Pod          string  `json:"pod"`
+	Sent         int64   `json:"sent"`
+	Acknowledged int64   `json:"acknowledged"`
+	Throughput   float64 `json:"throughput_rps"`
+	P99          float64 `json:"p99_ms"`
+	Errors       int64   `json:"errors"`
+	Lost         bool    `json:"lost,omitempty"`
+}
 
 // WorkerWait is one held-back part of the load (history.WorkerWait).
 type WorkerWait = history.WorkerWait
