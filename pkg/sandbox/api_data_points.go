@@ -3,7 +3,6 @@ package sandbox
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"strings"
 )
@@ -26,39 +25,12 @@ func (s *Server) createDataPoint(w http.ResponseWriter, r *http.Request, analysi
 		}
 		obj["set_variable_values"] = map[string]any{}
 	}
-	err = refuseUnknown(dataPointModel, "DataPoint", obj)
-	var id string
-	if err == nil {
-		id, err = recordID("data_point", obj)
-	}
-	var analysis record
-	if err == nil {
-		analysis, err = s.find("analyses", analysisID)
-	}
-	if err == nil && analysis == nil {
-		err = invalid("Mongoid::Errors::Validations: Analysis must exist (analysis %q)", analysisID)
-	}
-	if err != nil {
+	if err := refuseUnknown(dataPointModel, "DataPoint", obj); err != nil {
 		writeRails(w, err)
 		return
 	}
-	rec := dataPointModel.build(obj, id, s.now())
-	rec["analysis_id"] = analysisID
-	if !s.dropped(id) {
-		if err := s.db.create("data_points", rec, id); err != nil {
-			if errors.Is(err, errExists) {
-				err = crash("Mongo::Error::OperationFailure: E11000 duplicate key error (data point _id %q)", id)
-			}
-			writeRails(w, err)
-			return
-		}
-		if err := s.db.create("analysis_data_points", record{}, analysisID, id); err != nil && !errors.Is(err, errExists) {
-			writeRails(w, err)
-			return
-		}
-	}
-	w.Header().Set("Location", location(r, "data_points", id))
-	writeJSON(w, http.StatusCreated, rec)
+	s.createUnder(w, r, obj, child{kind: "data_point", table: "data_points", model: dataPointModel, parent: "analysis", parentTable: "analyses",
+		parentID: analysisID, parentKey: "analysis_id", link: "analysis_data_points"})
 }
 
 // analysisDataPoints returns an analysis's data points, in id order.

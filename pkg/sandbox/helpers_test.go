@@ -11,9 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"math/big"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"os"
 	"path/filepath"
 	"sort"
@@ -23,6 +21,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 // entryNames are the entries of every test zip: uploads of one analysis contend for the same
@@ -117,25 +116,8 @@ func multipartBody(fields map[string]string, fileField, fileName string, data []
 // multipartFile builds a multipart/form-data body with fields and one file part of the given
 // content type (no file part when fileField is empty); the filename parameter is sent as given.
 func multipartFile(fields map[string]string, fileField, fileName, ctype string, data []byte) (string, []byte) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		_ = mw.WriteField(k, fields[k])
-	}
-	if fileField != "" {
-		h := make(textproto.MIMEHeader)
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, fileField, fileName))
-		h.Set("Content-Type", ctype)
-		w, _ := mw.CreatePart(h)
-		_, _ = w.Write(data)
-	}
-	_ = mw.Close()
-	return mw.FormDataContentType(), buf.Bytes()
+	body, ct := profile.Multipart(fields, fileField, fileName, ctype, data)
+	return ct, body
 }
 
 func upload(ctx context.Context, base, id string, z testZip) (int, error) {

@@ -51,3 +51,11 @@ func (s *IOStreams) IsStderrTTY() bool { return s.stderrTTY }
 
 // CanPrompt reports whether the user can be asked a question.
 func (s *IOStreams) CanPrompt() bool { return s.stdinTTY && s.stderrTTY }
+
+// TestFactory returns a Factory on in-memory streams (Test), for command tests.
+func TestFactory() *Factory {
+	io, _, _, _ := Test()
+	f := New("test")
+	f.IO = io
+	return f
+}

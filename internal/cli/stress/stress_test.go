@@ -18,13 +18,6 @@ import (
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
-func factory() *cmdutil.Factory {
-	io, _, _, _ := cmdutil.Test()
-	f := cmdutil.New("test")
-	f.IO = io
-	return f
-}
-
 func TestFlagValidation(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -41,7 +34,7 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--target", "http://127.0.0.1:1", "--profile", "jobs", "--job-timeout", "0s"}, "--job-timeout"},
 		{[]string{"--target", "http://127.0.0.1:1", "--profile", "jobs", "--max-active", "-2"}, "--max-active"},
 	} {
-		f := factory()
+		f := cmdutil.TestFactory()
 		t.Setenv("KUBECONFIG", "")
 		called := false
 		cmd := stresscmd.NewCmdStress(f, func(context.Context, *stresscmd.Options) error { called = true; return nil })

@@ -474,7 +474,7 @@ func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
 		}
 		rec.File, rec.Hash, rec.Size, rec.Manifest, rec.Generator = ZipName(p.Run), Sum(z), int64(len(z)), man, ZipGenerator
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/upload.json"
-		body, ctype := multipartBody(nil, "file", rec.File, "application/zip", z)
+		body, ctype := Multipart(nil, "file", rec.File, "application/zip", z)
 		return body, ctype, nil
 	case history.OpStart:
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/action.json"
@@ -495,7 +495,7 @@ func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
 		content := resultBody(rec.Nonce, rec.Seq)
 		rec.File, rec.Hash, rec.Size = ResultName(p.Run, rec.Seq), Sum(content), int64(len(content))
 		rec.Path = "/data_points/" + url.PathEscape(rec.DataPoint) + "/upload_file.json"
-		body, ctype := multipartBody(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
+		body, ctype := Multipart(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
 		return body, ctype, nil
 	}
 	return nil, "", fmt.Errorf("unknown operation %q", rec.Op)
@@ -509,7 +509,10 @@ func resultBody(nonce string, seq int64) []byte {
 	return append(b, "\"}\n"...)
 }
 
-func multipartBody(fields map[string]string, field, filename, ctype string, content []byte) ([]byte, string) {
+// Multipart builds a multipart/form-data body: the fields (in name order), then one file part of
+// the given content type under field (none when field is empty). It returns the body and its
+// Content-Type.
+func Multipart(fields map[string]string, field, filename, ctype string, content []byte) ([]byte, string) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
 	keys := make([]string, 0, len(fields))
@@ -520,11 +523,13 @@ func multipartBody(fields map[string]string, field, filename, ctype string, cont
 	for _, k := range keys {
 		_ = mw.WriteField(k, fields[k])
 	}
-	h := make(textproto.MIMEHeader)
-	h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, filename))
-	h.Set("Content-Type", ctype)
-	w, _ := mw.CreatePart(h)
-	_, _ = w.Write(content)
+	if field != "" {
+		h := make(textproto.MIMEHeader)
+		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, filename))
+		h.Set("Content-Type", ctype)
+		w, _ := mw.CreatePart(h)
+		_, _ = w.Write(content)
+	}
 	_ = mw.Close()
 	return buf.Bytes(), mw.FormDataContentType()
 }

@@ -12,15 +12,8 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-func factory() *cmdutil.Factory {
-	io, _, _, _ := cmdutil.Test()
-	f := cmdutil.New("test")
-	f.IO = io
-	return f
-}
-
 func TestCleanupValidation(t *testing.T) {
-	f := factory()
+	f := cmdutil.TestFactory()
 	for _, args := range [][]string{{"--run", "../etc", "--state-dir", "/tmp"}, {"--run", "0badc0de"}} {
 		cmd := NewCmdCleanup(f, func(context.Context, *CleanupOptions) error { return nil })
 		cmd.SetArgs(args)
@@ -61,7 +54,7 @@ func TestCleanupHistoryUsage(t *testing.T) {
 		{[]string{"--history", jobs, "--header", "bad"}, "--header"},
 		{[]string{"--history", filepath.Join(dir, "none.jsonl")}, "cannot read --history"},
 	} {
-		f := factory()
+		f := cmdutil.TestFactory()
 		cmd := NewCmdCleanup(f, nil)
 		cmd.SetArgs(c.args)
 		cmd.SetOut(f.IO.Out)
@@ -70,7 +63,7 @@ func TestCleanupHistoryUsage(t *testing.T) {
 			t.Errorf("%v: %v, want exit 2 about %s", c.args, err, c.want)
 		}
 	}
-	f := factory()
+	f := cmdutil.TestFactory()
 	cmd := NewCmdCleanup(f, nil)
 	cmd.SetArgs([]string{"--history", jobs, "--dry-run"})
 	out := f.IO.Out.(*bytes.Buffer)
