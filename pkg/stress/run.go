@@ -128,8 +128,11 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	}
 
 	src := st.source(ctx)
+	// The error rate is judged once as many requests were answered as are in flight at once: the
+	// first burst of a closed loop goes out together, and stopping after its first answers would
+	// stop nothing of it.
 	aopts := attack.Options{Concurrency: cfg.Concurrency, Rate: cfg.Rate, Duration: cfg.Duration, MaxErrorRate: cfg.MaxErrorRate, Now: r.d.Now,
-		EventLoop: eventLoop, OnDone: r.d.Observer.Done}
+		EventLoop: eventLoop, OnDone: r.d.Observer.Done, MinForErrorRate: max(100, cfg.Concurrency)}
 	r.d.Observer.phase(PhaseLoad, fmt.Sprintf("run %s: %s profile, %s at concurrency %d against %d target(s)", cfg.Run, cfg.Profile, r.bound(), cfg.Concurrency, len(r.targets)))
 	if r.d.Observer.Load != nil {
 		r.d.Observer.Load(int64(cfg.Requests))

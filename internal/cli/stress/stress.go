@@ -100,7 +100,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.IntVar(&c.MaxActive, "max-active", 0, "jobs: the service-wide ceiling of active jobs, ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of the fixed service (required unless the sandbox's GET /status gives it)")
 	fl.DurationVar(&c.Grace, "grace", time.Second, "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
 	fl.DurationVar(&c.DispatchInterval, "dispatch-interval", 5*time.Second, "jobs: the service's dispatch tick (ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS): a correct replica may leave a slot free this long")
-	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", 0.5, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors); 0 never stops")
+	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", 0.5, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", 0.5, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
 	fl.Float64Var(&c.MinContended, "min-contended", 0.5, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
 	fl.DurationVar(&c.WorkerWait, "worker-wait", profile.DefaultTailWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
