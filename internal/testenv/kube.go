@@ -25,6 +25,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
+	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/redisproc"
 )
@@ -229,7 +230,7 @@ current-context: local
 		"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40"); err != nil {
 		return nil, err
 	}
-	clients, err := k8s.Load(k8s.Config{Kubeconfig: k.Kubeconfig})
+	clients, err := kubeconfig.Load(k8s.Config{Kubeconfig: k.Kubeconfig})
 	if err != nil {
 		return nil, err
 	}

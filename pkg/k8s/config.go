@@ -1,13 +1,11 @@
-// Package k8s holds osctl's Kubernetes plumbing that is not specific to one command: loading a
-// kubeconfig like kubectl does, reading a key of a Secret, and port-forwarding to a Service.
+// Package k8s holds osctl's Kubernetes plumbing that is not specific to one command: the clients
+// a command talks through, reading a key of a Secret, and port-forwarding to a Service. Loading a
+// kubeconfig is internal/kubeconfig's job.
 package k8s
 
 import (
-	"fmt"
-
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Config says which cluster to talk to, as kubectl's flags do.
@@ -22,31 +20,4 @@ type Clients struct {
 	REST      *rest.Config
 	Clientset kubernetes.Interface
 	Namespace string
-}
-
-// Load builds clients from the kubeconfig the way kubectl does. It does no network I/O.
-func Load(c Config) (*Clients, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	if c.Kubeconfig != "" {
-		rules.ExplicitPath = c.Kubeconfig
-	}
-	overrides := &clientcmd.ConfigOverrides{CurrentContext: c.Context}
-	if c.Namespace != "" {
-		overrides.Context.Namespace = c.Namespace
-	}
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
-	rc, err := cc.ClientConfig()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig: %v: pass --kubeconfig and --context, or set KUBECONFIG", err)
-	}
-	rc.QPS, rc.Burst = 50, 100
-	ns, _, err := cc.Namespace()
-	if err != nil {
-		return nil, fmt.Errorf("loading kubeconfig namespace: %v", err)
-	}
-	cs, err := kubernetes.NewForConfig(rc)
-	if err != nil {
-		return nil, fmt.Errorf("building Kubernetes client: %v", err)
-	}
-	return &Clients{REST: rc, Clientset: cs, Namespace: ns}, nil
 }

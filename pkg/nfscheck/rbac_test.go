@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
@@ -30,7 +31,7 @@ func TestLiveRBACDocSuffices(t *testing.T) {
 	k.Kubectl(t, "-n", ns, "create", "serviceaccount", "osctl")
 	k.Kubectl(t, "create", "clusterrolebinding", "osctl-preflight-"+ns, "--clusterrole=osctl-preflight", fmt.Sprintf("--serviceaccount=%s:osctl", ns))
 	t.Cleanup(func() { k.Kubectl(t, "delete", "clusterrolebinding", "osctl-preflight-"+ns) })
-	kc, err := k8s.Load(k8s.Config{Kubeconfig: k.ServiceAccountKubeconfig(t, ns, "osctl")})
+	kc, err := kubeconfig.Load(k8s.Config{Kubeconfig: k.ServiceAccountKubeconfig(t, ns, "osctl")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/redisconn"
@@ -66,7 +67,7 @@ func (f *Factory) AddGlobalFlags(cmd *cobra.Command) {
 
 // Kube returns the Kubernetes clients, loading the kubeconfig once.
 func (f *Factory) Kube() (*k8s.Clients, error) {
-	f.kubeOnce.Do(func() { f.kube, f.kubeErr = k8s.Load(f.KubeFlags) })
+	f.kubeOnce.Do(func() { f.kube, f.kubeErr = kubeconfig.Load(f.KubeFlags) })
 	return f.kube, f.kubeErr
 }
 
