@@ -209,20 +209,38 @@ func (p *Prometheus) Log() string { return tail(p.log) }
 // Exporter is a real HTTP server on loopback serving the gauges a test sets, for a test
 // Prometheus to scrape.
 type Exporter struct {
-	Addr string // 127.0.0.1:port
-	reg  *prometheus.Registry
-	mu   sync.Mutex
-	vecs map[string]*prometheus.GaugeVec
+	Addr     string // 127.0.0.1:port
+	reg      *prometheus.Registry
+	mu       sync.Mutex
+	vecs     map[string]*prometheus.GaugeVec
+	onScrape func()
 }
 
 // StartExporter starts an exporter; it stops when the test ends.
 func StartExporter(t testing.TB) *Exporter {
 	t.Helper()
 	e := &Exporter{reg: prometheus.NewRegistry(), vecs: map[string]*prometheus.GaugeVec{}}
-	srv := httptest.NewServer(promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{}))
+	h := promhttp.HandlerFor(e.reg, promhttp.HandlerOpts{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.mu.Lock()
+		fn := e.onScrape
+		e.mu.Unlock()
+		if fn != nil {
+			fn()
+		}
+		h.ServeHTTP(w, r)
+	}))
 	t.Cleanup(srv.Close)
 	e.Addr = strings.TrimPrefix(srv.URL, "http://")
 	return e
+}
+
+// OnScrape calls fn before each scrape is answered, so that a gauge can follow what the test
+// watches (the replicas of a Deployment) at the moment Prometheus reads it.
+func (e *Exporter) OnScrape(fn func()) {
+	e.mu.Lock()
+	e.onScrape = fn
+	e.mu.Unlock()
 }
 
 // Set sets the gauge name{labels} (labels as name, value pairs; the first Set of a name fixes

@@ -58,7 +58,7 @@ func (p PromGates) Validate() error {
 		return fmt.Errorf("--prometheus-ca is set but --prometheus %q is not https://", shown)
 	}
 	if _, hasPW := u.User.Password(); hasPW && p.BearerFile != "" {
-		return fmt.Errorf("--prometheus %q holds a password and --prometheus-bearer-file a token: pass one", shown)
+		return fmt.Errorf("--prometheus %q holds a password, and --prometheus-bearer-file is set too: give one of them", shown)
 	}
 	switch p.NoData {
 	case "", NoDataFail, NoDataPass:

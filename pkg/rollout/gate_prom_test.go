@@ -76,7 +76,7 @@ func TestPromGatesValidate(t *testing.T) {
 		{PromGates{Queries: []string{"up"}, URL: "prom:9090"}, "use http://host:port"},
 		{PromGates{Queries: []string{"up"}, URL: "ftp://u:hunter2@p:1"}, `"ftp://u:xxxxx@p:1"`},
 		{PromGates{Queries: []string{"up"}, URL: "http://p:1", CAFile: "ca.pem"}, "not https://"},
-		{PromGates{Queries: []string{"up"}, URL: "http://u:pw@p:1", BearerFile: "tok"}, "pass one"},
+		{PromGates{Queries: []string{"up"}, URL: "http://u:pw@p:1", BearerFile: "tok"}, "give one of them"},
 		{PromGates{Queries: []string{"up"}, URL: "http://p:1", NoData: "warn"}, `--gate-prom-no-data "warn"`},
 	} {
 		err := tc.p.Validate()
