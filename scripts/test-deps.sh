@@ -15,6 +15,8 @@ command -v perl >/dev/null || need+=(perl)
 # contrib/rails/osctl_lock.rb and the ```ruby blocks of docs/migration: Debian's ruby and its redis gem.
 command -v ruby >/dev/null || need+=(ruby)
 if ! command -v ruby >/dev/null || ! ruby -e 'require "redis"' 2>/dev/null; then need+=(ruby-redis); fi
+# The PromQL rollout gate and locks serve-metrics tests: a real Prometheus; the package ships promtool.
+if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then need+=(prometheus); fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2

@@ -21,7 +21,8 @@ const (
 )
 
 // Gates builds the gates a rollout runs from its recorded config, in the order nfs, locks,
-// pods, http, cmd.
+// pods, http, cmd, prom-1..prom-N. A PromQL gate's settings that are wrong (an unreadable CA or
+// token file) are an error here; ProbeGates then checks that Prometheus answers.
 func (c *Checks) Gates(ctx context.Context, gc GateConfig) ([]Gate, error) {
 	var out []Gate
 	if gc.NFS {
@@ -52,7 +53,11 @@ func (c *Checks) Gates(ctx context.Context, gc GateConfig) ([]Gate, error) {
 		out = append(out, &CmdGate{Command: gc.Cmd, Env: []string{
 			"OSCTL_ROLLOUT_NAMESPACE=" + c.Namespace, "OSCTL_ROLLOUT_HPA=" + c.Target.HPA.Name, "OSCTL_ROLLOUT_DEPLOYMENT=" + c.Target.Deployment.Name}})
 	}
-	return out, nil
+	pg, err := gc.Prom.gates()
+	if err != nil {
+		return nil, err
+	}
+	return append(out, pg...), nil
 }
 
 // nfsCheck runs the live NFS preflight (pkg/nfscheck) on every ready pod of the workload.

@@ -15,6 +15,7 @@ type GateResult struct {
 	Gate     string             `json:"gate"`
 	Status   preflight.Status   `json:"status"` // pass, warn or fail
 	Message  string             `json:"message"`
+	Value    string             `json:"value,omitempty"` // what a PromQL gate's query returned
 	Details  []preflight.Result `json:"details,omitempty"`
 	At       time.Time          `json:"at"`
 	Duration time.Duration      `json:"duration"`
@@ -25,7 +26,7 @@ func (r GateResult) Failed() bool { return r.Status == preflight.Fail }
 
 // Gate is a check that must keep passing while a step holds.
 type Gate interface {
-	// Name is the gate's short name (nfs, locks, pods, http, cmd).
+	// Name is the gate's short name (nfs, locks, pods, http, cmd, prom-1, ...).
 	Name() string
 	// Check runs the gate once. A gate that cannot be evaluated fails: a rollout does not go on
 	// without evidence.

@@ -107,6 +107,7 @@ type GateBrief struct {
 	Gate    string    `json:"gate"`
 	Status  string    `json:"status"`
 	Message string    `json:"message,omitempty"`
+	Value   string    `json:"value,omitempty"` // what a PromQL gate's query returned
 	At      time.Time `json:"at"`
 }
 

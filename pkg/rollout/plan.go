@@ -34,7 +34,8 @@ type Plan struct {
 
 // GateConfig records which gates a rollout runs, so that resume runs the same ones. It holds no
 // credentials: the locks gate needs the Redis flags again on resume, and a credential in the HTTP
-// gate's URL or in the gate command is kept masked (see Masked), to be given again on resume.
+// gate's URL, in the gate command or in the Prometheus URL is kept masked (see Masked), to be
+// given again on resume.
 type GateConfig struct {
 	NFS         bool            `json:"nfs,omitempty"`
 	NFSPath     string          `json:"nfsPath,omitempty"`
@@ -45,6 +46,7 @@ type GateConfig struct {
 	Cmd         string          `json:"cmd,omitempty"`
 	HTTPMasked  bool            `json:"httpMasked,omitempty"` // HTTP holds a masked credential
 	CmdMasked   bool            `json:"cmdMasked,omitempty"`  // Cmd holds a masked credential
+	Prom        PromGates       `json:"prom,omitzero"`        // the PromQL gates (--gate-prom)
 }
 
 // Names lists the gates the config enables, in a stable order.
@@ -64,6 +66,9 @@ func (g GateConfig) Names() []string {
 	}
 	if g.Cmd != "" {
 		out = append(out, "cmd")
+	}
+	for i := range g.Prom.Queries {
+		out = append(out, PromGateName(i))
 	}
 	return out
 }

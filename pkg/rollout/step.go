@@ -185,7 +185,7 @@ func (r *Runner) hold(ctx context.Context, j *Journal, gates []Gate, end time.Ti
 			j.Gates = j.Gates[:0]
 			var failed []GateResult
 			for _, g := range res {
-				j.Gates = append(j.Gates, GateBrief{Gate: g.Gate, Status: string(g.Status), Message: g.Message, At: g.At})
+				j.Gates = append(j.Gates, GateBrief{Gate: g.Gate, Status: string(g.Status), Message: g.Message, Value: g.Value, At: g.At})
 				if g.Failed() {
 					failed = append(failed, g)
 				}

@@ -96,14 +96,7 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 	if err != nil {
 		return err
 	}
-	lo := ops.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
-	if opts.Pods != nil {
-		pods, w := opts.Pods()
-		if w != "" {
-			warn(f, "%s", w)
-		}
-		lo.Pods = pods
-	}
+	lo := f.inspectOptions(opts.Pods, ops.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
 	var plan, refused []ops.View
 	found := map[string]bool{}
 	sum, err := ops.Inspect(ctx, masters, lo, func(v ops.View) error {
@@ -122,11 +115,7 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range sum.Masters {
-		if m.Error != "" {
-			warn(f, "%s (breaking on the other masters only)", m.Error)
-		}
-	}
+	warnDown(f, sum, "breaking on the other masters only")
 	for _, k := range lo.Keys {
 		if !found[k] {
 			fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))

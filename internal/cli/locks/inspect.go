@@ -19,13 +19,12 @@ import (
 // InspectOptions are the inputs of `osctl locks inspect`.
 type InspectOptions struct {
 	Env
-	Masters     mastersFunc
-	Pods        func() (ops.PodChecker, string)
-	Format      output.Format
-	Patterns    []string
-	StaleOnly   bool
-	RetryWindow time.Duration
-	Watch       time.Duration // 0: run once
+	ScanFlags
+	Masters   mastersFunc
+	Pods      func() (ops.PodChecker, string)
+	Format    output.Format
+	StaleOnly bool
+	Watch     time.Duration // 0: run once
 }
 
 // Report is the -o json|yaml result of inspect.
@@ -68,9 +67,8 @@ when no master answers.`,
 		}, runF, inspectRun),
 	}
 	fl := cmd.Flags()
-	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan, as SCAN MATCH understands it (repeatable; default redlock:* and analysis:*:init_lock)")
+	addScanFlags(cmd, &opts.ScanFlags)
 	fl.BoolVar(&opts.StaleOnly, "stale", false, "show only stale locks")
-	fl.DurationVar(&opts.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
 	fl.DurationVar(&opts.Watch, "watch", 0, "refresh every INTERVAL until Ctrl-C (default 2s when given without a value)")
 	fl.Lookup("watch").NoOptDefVal = "2s"
 	output.AddFlag(cmd, &opts.Format)
@@ -90,15 +88,7 @@ func (o *InspectOptions) validate(args []string, watchGiven bool) error {
 	if watchGiven && o.Watch < 100*time.Millisecond {
 		return cmdutil.Usage("--watch interval %v is too short: use at least 100ms", o.Watch)
 	}
-	if o.RetryWindow <= 0 {
-		return cmdutil.Usage("--retry-window must be positive")
-	}
-	for _, p := range o.Patterns {
-		if p == "" {
-			return cmdutil.Usage("--pattern must not be empty")
-		}
-	}
-	return nil
+	return o.ScanFlags.validate()
 }
 
 func inspectRun(ctx context.Context, opts *InspectOptions) error {
@@ -144,14 +134,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	lo := ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow, Explain: explain, Now: f.Now}
-	if opts.Pods != nil {
-		pods, w := opts.Pods()
-		if w != "" {
-			warn(f, "%s", w)
-		}
-		lo.Pods = pods
-	}
+	lo := f.inspectOptions(opts.Pods, ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
 	var views []ops.View
 	// JSON lines stream through a buffer: one write per 64 KiB, not one per key.
 	stream := bufio.NewWriterSize(f.IO.Out, 64<<10)
@@ -178,11 +161,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	if err != nil {
 		return err
 	}
-	for _, m := range sum.Masters {
-		if m.Error != "" {
-			warn(f, "%s (showing the other masters)", m.Error)
-		}
-	}
+	warnDown(f, sum, "showing the other masters")
 	for _, w := range sum.Warnings {
 		warn(f, "%s", w)
 	}

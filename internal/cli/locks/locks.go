@@ -29,12 +29,13 @@ written by redlock-rb (a UUID value), redsync (base64 of 16 bytes), osctl's pkg/
 (osctl:v1:<host>:<pid>:<random>) or a plain SET NX PX. 'inspect' shows them on every master with a
 verdict; 'break' removes stale ones with a server-side compare-and-delete that re-checks the stale
 condition, and records every break in the stream osctl:audit; 'files' finds lock files on the
-shared volume whose work never finished.`,
+shared volume whose work never finished; 'serve-metrics' exports the same view to Prometheus.`,
 	}
 	cmd.AddCommand(
 		NewCmdInspect(f, nil),
 		NewCmdBreak(f, nil),
 		NewCmdFiles(f, nil),
+		NewCmdServeMetrics(f, nil),
 	)
 	return cmd
 }
@@ -103,6 +104,54 @@ type Env struct {
 }
 
 func envOf(f *cmdutil.Factory) Env { return Env{IO: f.IO, Secrets: f.Secrets, Now: f.Now} }
+
+// ScanFlags choose what an inspection scans (inspect, serve-metrics).
+type ScanFlags struct {
+	Patterns    []string
+	RetryWindow time.Duration
+}
+
+func addScanFlags(cmd *cobra.Command, s *ScanFlags) {
+	cmd.Flags().StringArrayVar(&s.Patterns, "pattern", nil, "key glob to scan, as SCAN MATCH understands it (repeatable; default redlock:* and analysis:*:init_lock)")
+	cmd.Flags().DurationVar(&s.RetryWindow, "retry-window", ops.DefaultRetryWindow, "wait before re-reading a key held on fewer masters than a quorum (an acquisition in progress is not debris)")
+}
+
+// validate checks the scan flags; it does no I/O.
+func (s ScanFlags) validate() error {
+	if s.RetryWindow <= 0 {
+		return cmdutil.Usage("--retry-window must be positive")
+	}
+	for _, p := range s.Patterns {
+		if p == "" {
+			return cmdutil.Usage("--pattern must not be empty")
+		}
+	}
+	return nil
+}
+
+// inspectOptions completes o with the explanation of master errors, the clock, and the
+// holder-pod checker of pods when a cluster was given (else the warning why not is printed).
+func (f Env) inspectOptions(pods func() (ops.PodChecker, string), o ops.Options) ops.Options {
+	o.Explain, o.Now = explain, f.Now
+	if pods != nil {
+		checker, w := pods()
+		if w != "" {
+			warn(f, "%s", w)
+		}
+		o.Pods = checker
+	}
+	return o
+}
+
+// warnDown warns about each master an inspection could not read, saying what the command does
+// instead.
+func warnDown(f Env, sum ops.Summary, instead string) {
+	for _, m := range sum.Masters {
+		if m.Error != "" {
+			warn(f, "%s (%s)", m.Error, instead)
+		}
+	}
+}
 
 // warn prints one warning line to stderr, scrubbed of secrets.
 func warn(f Env, format string, a ...any) {

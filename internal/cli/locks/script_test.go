@@ -22,9 +22,17 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(cleaningUp{m}, map[string]func(){
 		"osctl": func() { os.Exit(cli.Main()) },
 	})
+}
+
+// cleaningUp removes the osctl binary the serve-metrics tests built once the tests ran.
+type cleaningUp struct{ m *testing.M }
+
+func (c cleaningUp) Run() int {
+	defer testenv.CleanupBinary()
+	return c.m.Run()
 }
 
 // scriptPassword is the password of the $RPW server; scripts assert it is never printed.

@@ -3,6 +3,8 @@ package rollout
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
@@ -37,6 +39,20 @@ func checks(f *cmdutil.Factory, kube *k8s.Clients, ns string, t *rollout.Target)
 			closers[i]()
 		}
 	}
+}
+
+// gatesReady builds the gates and probes those that can be (the PromQL gates: Prometheus
+// answers and every query parses), before anything changes. A gate that cannot be built or
+// probed is exit 2.
+func gatesReady(ctx context.Context, env *rollout.Checks, gc rollout.GateConfig, timeout time.Duration) ([]rollout.Gate, error) {
+	gates, err := env.Gates(ctx, gc)
+	if err != nil {
+		return nil, err
+	}
+	if err := rollout.ProbeGates(ctx, gates, timeout); err != nil {
+		return nil, fmt.Errorf("%v: nothing was changed", err)
+	}
+	return gates, nil
 }
 
 // preconditionsErr makes an unreadable stress report a usage error.

@@ -8,6 +8,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 
@@ -23,18 +24,51 @@ type PlanFlags struct {
 	Gates        GateFlags
 }
 
-// GateFlags choose the gates (plan, run, resume).
-type GateFlags struct {
-	Builtin     []string // nfs, locks, pods
-	HTTP        string
-	HTTPLatency time.Duration
-	Cmd         string
-	NFSPath     string
+// TargetFlags are what every subcommand takes: the HPA, and how to print.
+type TargetFlags struct {
+	HPA    string
+	Format output.Format
 }
 
-func addHPAFlag(cmd *cobra.Command, hpa *string) {
-	cmd.Flags().StringVar(hpa, "hpa", "", "the HorizontalPodAutoscaler to step (its scale target is the workload)")
+func addTargetFlags(cmd *cobra.Command, t *TargetFlags) {
+	cmd.Flags().StringVar(&t.HPA, "hpa", "", "the HorizontalPodAutoscaler to step (its scale target is the workload)")
 	_ = cmd.MarkFlagRequired("hpa")
+	output.AddFlag(cmd, &t.Format)
+}
+
+// ChangeFlags are the flags of the subcommands that change the HPA (run, resume, undo).
+type ChangeFlags struct {
+	Lease           LeaseFlags
+	Yes             bool
+	RollbackTimeout time.Duration
+}
+
+// addChangeFlags adds --yes, --rollback-timeout (what rollbackWhat may take) and the Lease
+// flags, whose --force does what forceHelp says.
+func addChangeFlags(cmd *cobra.Command, c *ChangeFlags, rollbackWhat, forceHelp string) {
+	cmd.Flags().BoolVar(&c.Yes, "yes", false, "do not ask for confirmation (for scripts)")
+	cmd.Flags().DurationVar(&c.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long "+rollbackWhat+" may take before it is reported as incomplete (exit 2)")
+	addLeaseFlags(cmd, &c.Lease, forceHelp)
+}
+
+func addGateTimeoutFlag(cmd *cobra.Command, d *time.Duration) {
+	cmd.Flags().DurationVar(d, "gate-timeout", rollout.DefaultGateTimeout, "how long one run of one gate may take")
+}
+
+// build parses the plan flags into built, then runs validate (nil: nothing more to check): the
+// prepare step of plan and run.
+func (p *PlanFlags) build(built *rollout.Plan, validate func() error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		pl, err := p.plan(cmd)
+		if err != nil {
+			return err
+		}
+		*built = pl
+		if validate == nil {
+			return nil
+		}
+		return validate()
+	}
 }
 
 func addPlanFlags(cmd *cobra.Command, p *PlanFlags) {
@@ -48,40 +82,6 @@ func addPlanFlags(cmd *cobra.Command, p *PlanFlags) {
 	fl.StringVar(&p.RollbackTo, "rollback-to", rollout.RollbackOriginal, "what a failure restores: original (the range before the rollout) or last-good (the last step that passed)")
 	addGateFlags(cmd, &p.Gates)
 	_ = cmd.MarkFlagRequired("steps")
-}
-
-func addGateFlags(cmd *cobra.Command, g *GateFlags) {
-	fl := cmd.Flags()
-	fl.StringSliceVar(&g.Builtin, "gates", []string{"nfs", "locks", "pods"}, "built-in gates: nfs (the NFS preflight in every pod, new ones included), locks (Redis reachable, no stale locks), pods (no restarts or crash loops); --gates '' for none")
-	fl.StringVar(&g.HTTP, "gate-http", "", "gate: GET this URL; it must answer 2xx within --gate-http-latency")
-	fl.DurationVar(&g.HTTPLatency, "gate-http-latency", 2*time.Second, "latency bound of --gate-http")
-	fl.StringVar(&g.Cmd, "gate-cmd", "", "gate: run this shell command; exit 0 passes (for example an osctl stress run)")
-	fl.StringVar(&g.NFSPath, "nfs-path", rollout.DefaultNFSPath, "the shared directory whose NFS mount the nfs gate and precondition check")
-}
-
-// gateConfig validates the gate flags into the journal's record of them.
-func (g GateFlags) gateConfig() (rollout.GateConfig, error) {
-	c := rollout.GateConfig{HTTP: g.HTTP, Cmd: g.Cmd, NFSPath: g.NFSPath}
-	for _, b := range g.Builtin {
-		switch b {
-		case "nfs":
-			c.NFS = true
-		case "locks":
-			c.Locks = true
-		case "pods":
-			c.Pods = true
-		case "":
-		default:
-			return c, cmdutil.Usage("--gates %q: unknown gate; use nfs, locks, pods (or --gate-http, --gate-cmd)", b)
-		}
-	}
-	if g.HTTP != "" {
-		if g.HTTPLatency <= 0 {
-			return c, cmdutil.Usage("--gate-http-latency must be positive")
-		}
-		c.HTTPLatency = metav1.Duration{Duration: g.HTTPLatency}
-	}
-	return c, nil
 }
 
 // plan builds and validates the plan from the flags.

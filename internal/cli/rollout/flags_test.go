@@ -2,6 +2,7 @@ package rollout_test
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -32,6 +33,9 @@ func TestRunFlags(t *testing.T) {
 	if o.Plan.Hold != 10*time.Second || o.Plan.Steps != "1,2,4" || o.HPA != "web" || o.Validation.MaxReportAge.String() != "168h0m0s" {
 		t.Fatalf("%+v", o)
 	}
+	if len(o.Built.Gates.Prom.Queries) != 0 {
+		t.Errorf("PromQL gates without --gate-prom: %+v", o.Built.Gates.Prom)
+	}
 	if o.DryRun != "server" {
 		t.Errorf("--dry-run alone means server, got %q", o.DryRun)
 	}
@@ -48,11 +52,34 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"--hpa", "web", "--steps", "1,2", "--rollback-to", "previous"}, "last-good"},
 		{[]string{"--hpa", "web", "--steps", "1,2", "--max-report-age", "-1d"}, "24h or 7d"},
 		{[]string{"--hpa", "web", "--steps", "1,2", "--lease-duration", "1s"}, "at least 2s"},
+		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up == bool 1"}, "--gate-prom needs --prometheus URL"},
+		{[]string{"--hpa", "web", "--steps", "1", "--prometheus", "http://p:9090"}, "add a --gate-prom QUERY"},
+		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up", "--prometheus", "http://p:9090", "--gate-prom-no-data", "skip"}, `--gate-prom-no-data "skip"`},
+		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up", "--prometheus", "http://u:pw@p:9090", "--prometheus-ca", "ca.pem"}, `--prometheus "http://u:xxxxx@p:9090" is not https://`},
 	} {
 		_, err := parseRun(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
 		}
+	}
+}
+
+// TestPromFlags: --gate-prom is repeatable and takes commas; the default no-data policy is
+// recorded as nothing.
+func TestPromFlags(t *testing.T) {
+	q1, q2 := `sum(rate(http_requests_total{code=~"5.."}[1m])) / sum(rate(http_requests_total[1m])) < bool 0.01`, "max(passenger_queue) < bool 10"
+	o, err := parseRun(t, "--hpa", "web", "--steps", "1", "--gate-prom", q1, "--gate-prom", q2, "--prometheus", "https://prom:9090",
+		"--prometheus-ca", "ca.pem", "--prometheus-bearer-file", "token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := rollout.PromGates{Queries: []string{q1, q2}, URL: "https://prom:9090", CAFile: "ca.pem", BearerFile: "token"}
+	if got := o.Built.Gates.Prom; !reflect.DeepEqual(got, want) {
+		t.Fatalf("prom gates %+v, want %+v", got, want)
+	}
+	o, err = parseRun(t, "--hpa", "web", "--steps", "1", "--gate-prom", q2, "--prometheus", "http://prom:9090", "--gate-prom-no-data", "pass")
+	if err != nil || o.Built.Gates.Prom.NoData != rollout.NoDataPass {
+		t.Fatalf("--gate-prom-no-data pass: %+v %v", o.Built.Gates.Prom, err)
 	}
 }
 

@@ -13,10 +13,9 @@ import (
 
 // PlanOptions are the inputs of `osctl rollout plan`.
 type PlanOptions struct {
-	F      *cmdutil.Factory
-	HPA    string
-	Plan   PlanFlags
-	Format output.Format
+	F *cmdutil.Factory
+	TargetFlags
+	Plan PlanFlags
 
 	// Built is the plan the flags make (set once they are parsed).
 	Built rollout.Plan
@@ -35,18 +34,10 @@ nothing.`,
 		Example: `  osctl rollout plan -n openstudio --hpa web --steps 1,2,4 --final-min 2 --final-max 4
   osctl rollout plan -n openstudio --hpa web --steps 1,2 -o json`,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			p, err := opts.Plan.plan(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Built = p
-			return nil
-		}, runF, planRun),
+		RunE: cmdutil.RunE(opts, opts.Plan.build(&opts.Built, nil), runF, planRun),
 	}
-	addHPAFlag(cmd, &opts.HPA)
+	addTargetFlags(cmd, &opts.TargetFlags)
 	addPlanFlags(cmd, &opts.Plan)
-	output.AddFlag(cmd, &opts.Format)
 	return cmd
 }
 

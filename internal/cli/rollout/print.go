@@ -17,6 +17,16 @@ func printPlanSummary(w io.Writer, v *rollout.PlanView) {
 	fmt.Fprintf(w, "HPA %s/%s -> Deployment %s (%s): range %s, %d replicas now\n", v.Namespace, v.HPA, v.Deployment, strings.Join(v.Images, ", "), rng(v.Current), v.Replicas)
 	fmt.Fprintf(w, "plan: steps %s, final range %s, hold %s, gates [%s] every %s; %s\n", joinSteps(v.Plan.Steps), v.Plan.FinalRange(),
 		v.Plan.Hold.Duration, strings.Join(v.Gates, ", "), v.Plan.GateInterval.Duration, v.Rollback)
+	if pg := v.Plan.Gates.Prom; len(pg.Queries) > 0 {
+		noData := "fails"
+		if pg.NoData == rollout.NoDataPass {
+			noData = "passes (--gate-prom-no-data pass)"
+		}
+		fmt.Fprintf(w, "PromQL gates on %s (each passes on at least one sample, none 0 or NaN; no data %s):\n", pg.URL, noData)
+		for i, q := range pg.Queries {
+			fmt.Fprintf(w, "  %s: %s\n", rollout.PromGateName(i), q)
+		}
+	}
 	for _, s := range v.Steps {
 		if s.Note != "" && s.Step == 1 {
 			fmt.Fprintf(w, "NOTE: step 1 %s\n", s.Note)
@@ -111,3 +121,43 @@ func helmSet(m rollout.Manager) string {
 
 // rng prints a range as min-max, also when min = max.
 func rng(r rollout.Range) string { return fmt.Sprintf("%d-%d", r.Min, r.Max) }
+
+// printStatus writes what `osctl rollout status` shows.
+func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
+	fmt.Fprintf(w, "HPA %s/%s: range %s; Deployment %s: %s\n", v.Namespace, v.HPA, rng(v.Range), v.Deployment, v.State)
+	if l := v.Lease; l != nil && l.Holder != "" {
+		state := "expired"
+		if l.Live {
+			state = "live"
+		}
+		fmt.Fprintf(w, "lease: %s, held by %s until %s (%s)\n", l.Name, l.Holder, l.Expires.UTC().Format(time.RFC3339), state)
+	} else {
+		fmt.Fprintln(w, "lease: free")
+	}
+	j := v.Journal
+	if j == nil {
+		fmt.Fprintln(w, "no rollout recorded on this HPA")
+		return nil
+	}
+	step := j.Position()
+	fmt.Fprintf(w, "rollout %s: %s, %s; expected range %s; original %s; started %s ago by %s\n", j.ID, strings.ToUpper(string(j.Phase)), step,
+		rng(j.Expected), rng(j.Original.Range), now.Sub(j.StartedAt).Round(time.Second), j.Holder)
+	if j.Reason != "" {
+		fmt.Fprintf(w, "reason: %s\n", j.Reason)
+	}
+	if v.Drift != "" {
+		fmt.Fprintf(w, "DRIFT: the HPA's spec differs from the journal: %s\n", v.Drift)
+	}
+	for _, g := range j.Gates {
+		fmt.Fprintf(w, "gate %s: %s at %s %s\n", g.Gate, strings.ToUpper(g.Status), g.At.UTC().Format("15:04:05"), g.Message)
+	}
+	switch j.Phase {
+	case rollout.PhaseRunning, rollout.PhaseRollingBack:
+		if v.Lease == nil || !v.Lease.Live {
+			fmt.Fprintln(w, "the holder is gone (Lease expired): osctl rollout resume continues it, osctl rollout undo restores the original range")
+		}
+	case rollout.PhaseRollbackFailed, rollout.PhaseStopped:
+		fmt.Fprintln(w, "unfinished: osctl rollout undo restores the original range")
+	}
+	return printHistory(w, j)
+}

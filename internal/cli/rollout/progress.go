@@ -95,18 +95,20 @@ func (p *progressPrinter) observe(pr rollout.Progress) {
 		}
 		msg := fmt.Sprintf("%s  gates: %s (hold %s left)", prefix, strings.Join(parts, ", "), left)
 		summary := fmt.Sprintf("%d %s", pr.Step, strings.Join(parts, ", "))
+		changed := summary != p.lastGates
 		switch {
 		case failed:
 			p.line(msg)
 		case p.tty:
 			p.status(msg)
-		case summary != p.lastGates:
+		case changed:
 			// Plain output: a line when the gates' verdicts change, not every round.
 			p.line(msg)
 		}
 		p.lastGates = summary
 		for _, g := range pr.Gates {
-			if g.Status != "pass" {
+			// What a PromQL gate's query returned, when its verdict is new.
+			if g.Status != "pass" || (g.Value != "" && changed) {
 				p.line(fmt.Sprintf("    %s: %s", g.Gate, g.Message))
 			}
 		}

@@ -8,21 +8,16 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 
 // ResumeOptions are the inputs of `osctl rollout resume`.
 type ResumeOptions struct {
-	F               *cmdutil.Factory
-	HPA             string
-	Lease           LeaseFlags
-	Yes             bool
-	Format          output.Format
-	GateTimeout     time.Duration
-	RollbackTimeout time.Duration
-	GateHTTP        string // given again when the journal keeps it masked
-	GateCmd         string
+	F *cmdutil.Factory
+	TargetFlags
+	ChangeFlags
+	GateTimeout time.Duration
+	Again       rollout.Again // --gate-http, --gate-cmd, --prometheus given again when the journal keeps them masked
 }
 
 // NewCmdResume builds `osctl rollout resume`.
@@ -42,44 +37,40 @@ password=, a bearer token) is kept masked in the journal: pass the same flag aga
 		Args:    cobra.NoArgs,
 		RunE:    cmdutil.RunE(opts, nil, runF, resumeRun),
 	}
-	addHPAFlag(cmd, &opts.HPA)
-	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
-	cmd.Flags().DurationVar(&opts.GateTimeout, "gate-timeout", rollout.DefaultGateTimeout, "how long one run of one gate may take")
-	cmd.Flags().DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long a rollback may take before it is reported as incomplete (exit 2)")
-	cmd.Flags().StringVar(&opts.GateHTTP, "gate-http", "", "the rollout's --gate-http again, when it held a credential (the journal keeps it masked)")
-	cmd.Flags().StringVar(&opts.GateCmd, "gate-cmd", "", "the rollout's --gate-cmd again, when it held a credential (the journal keeps it masked)")
-	addLeaseFlags(cmd, &opts.Lease, "take over the rollout even while another osctl holds its Lease (loudly)")
-	output.AddFlag(cmd, &opts.Format)
+	addTargetFlags(cmd, &opts.TargetFlags)
+	addGateTimeoutFlag(cmd, &opts.GateTimeout)
+	cmd.Flags().StringVar(&opts.Again.HTTP, "gate-http", "", "the rollout's --gate-http again, when it held a credential (the journal keeps it masked)")
+	cmd.Flags().StringVar(&opts.Again.Cmd, "gate-cmd", "", "the rollout's --gate-cmd again, when it held a credential (the journal keeps it masked)")
+	addPrometheusFlag(cmd, &opts.Again.Prometheus, "the rollout's --prometheus again, when its URL held a password (the journal keeps it masked)")
+	addChangeFlags(cmd, &opts.ChangeFlags, "a rollback", "take over the rollout even while another osctl holds its Lease (loudly)")
 	return cmd
 }
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	f := o.F
-	defer f.Interrupts.SetUndone(func() string {
-		return "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)"
-	})()
-	s, err := open(ctx, f, o.HPA, nil)
+	s, restore, err := openChanging(ctx, f, o.HPA, nil, "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)")
+	defer restore()
 	if err != nil {
 		return err
 	}
 	r, t := s.runner, s.target
-	if t.Journal == nil {
-		return fmt.Errorf("HPA %s/%s has no rollout journal: nothing to resume", r.Namespace, r.HPA)
+	j, err := s.journal("resume")
+	if err != nil {
+		return err
 	}
-	j := t.Journal
 	if err := rollout.CheckPermissions(ctx, s.kube.Clientset, r.Namespace, rollout.RequiredPermissions(r.Namespace, *needsFor(j.Plan.Gates, true))); err != nil {
 		return err
 	}
-	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
-		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	if err := s.held(o.Lease.Force); err != nil {
+		return err
 	}
-	gc, err := j.Plan.Gates.Given(o.GateHTTP, o.GateCmd)
+	gc, err := j.Plan.Gates.Given(o.Again)
 	if err != nil {
 		return cmdutil.Usage("%v", err)
 	}
 	env, closeEnv := checks(f, s.kube, r.Namespace, t)
 	defer closeEnv()
-	gates, err := env.Gates(ctx, gc)
+	gates, err := gatesReady(ctx, env, gc, o.GateTimeout)
 	if err != nil {
 		return err
 	}

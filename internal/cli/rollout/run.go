@@ -17,17 +17,13 @@ import (
 
 // RunOptions are the inputs of `osctl rollout run`.
 type RunOptions struct {
-	F          *cmdutil.Factory
-	HPA        string
-	Plan       PlanFlags
-	Validation ValidationFlags
-	Lease      LeaseFlags
-	DryRun     dryRunFlag
-	Yes        bool
-	Format     output.Format
-
-	GateTimeout     time.Duration
-	RollbackTimeout time.Duration
+	F *cmdutil.Factory
+	TargetFlags
+	ChangeFlags
+	Plan        PlanFlags
+	Validation  ValidationFlags
+	DryRun      dryRunFlag
+	GateTimeout time.Duration
 
 	// Built is the plan the flags make (set once they are parsed).
 	Built rollout.Plan
@@ -56,28 +52,18 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
       --stress-report stress.json --redis-service queue --gate-http https://web.example/health
   osctl rollout run -n openstudio --hpa web --steps 1,2 --dry-run=server --skip-validation --redis-service queue`,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			p, err := opts.Plan.plan(cmd)
-			if err != nil {
-				return err
-			}
-			opts.Built = p
-			return opts.validate()
-		}, runF, runRun),
+		RunE: cmdutil.RunE(opts, opts.Plan.build(&opts.Built, opts.validate), runF, runRun),
 	}
-	addHPAFlag(cmd, &opts.HPA)
+	addTargetFlags(cmd, &opts.TargetFlags)
 	addPlanFlags(cmd, &opts.Plan)
 	fl := cmd.Flags()
 	fl.StringVar(&opts.Validation.StressReport, "stress-report", "", "the JSON report of osctl stress --report that validates more than one replica")
 	fl.Var(&opts.Validation.MaxReportAge, "max-report-age", "the oldest stress report accepted (24h, 7d)")
 	fl.BoolVar(&opts.Validation.Strict, "strict", false, "refuse steps above the replica count the stress report validated (default: warn)")
 	fl.BoolVar(&opts.Validation.SkipValidation, "skip-validation", false, "go above one replica without a stress report (loudly; the NFS and Redis preflights still run)")
-	fl.BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
-	fl.DurationVar(&opts.GateTimeout, "gate-timeout", rollout.DefaultGateTimeout, "how long one run of one gate may take")
-	fl.DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long a rollback may take before it is reported as incomplete (exit 2)")
+	addGateTimeoutFlag(cmd, &opts.GateTimeout)
 	addDryRunFlag(cmd, &opts.DryRun)
-	addLeaseFlags(cmd, &opts.Lease, "take over the rollout Lease even while another osctl holds it (loudly)")
-	output.AddFlag(cmd, &opts.Format)
+	addChangeFlags(cmd, &opts.ChangeFlags, "a rollback", "take over the rollout Lease even while another osctl holds it (loudly)")
 	return cmd
 }
 
@@ -91,13 +77,13 @@ func (o *RunOptions) validate() error {
 
 func runRun(ctx context.Context, o *RunOptions) error {
 	f, p := o.F, o.Built
-	defer f.Interrupts.SetUndone(func() string { return "the rollout had not started: the HPA was not changed" })()
 	needs := needsFor(p.Gates, true)
 	if p.MaxReplicas() > 1 {
 		needs.NFSGate = true
 		needs.PodsGate = true
 	}
-	s, err := open(ctx, f, o.HPA, needs)
+	s, restore, err := openChanging(ctx, f, o.HPA, needs, "the rollout had not started: the HPA was not changed")
+	defer restore()
 	if err != nil {
 		return err
 	}
@@ -127,7 +113,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if preflight.Failed(rs) {
 		return cmdutil.Found("preconditions failed (see above): nothing was changed")
 	}
-	gates, err := env.Gates(ctx, p.Gates)
+	gates, err := gatesReady(ctx, env, p.Gates, o.GateTimeout)
 	if err != nil {
 		return err
 	}

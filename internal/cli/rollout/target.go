@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
@@ -38,6 +39,30 @@ func open(ctx context.Context, f *cmdutil.Factory, hpa string, needs *rollout.Ne
 		return nil, err
 	}
 	return &session{kube: kc, runner: r, target: t}, nil
+}
+
+// openChanging is open for a subcommand that changes the HPA: until restore is called, a second
+// Ctrl-C says that undone is what it leaves undone.
+func openChanging(ctx context.Context, f *cmdutil.Factory, hpa string, needs *rollout.Needs, undone string) (s *session, restore func(), err error) {
+	restore = f.Interrupts.SetUndone(func() string { return undone })
+	s, err = open(ctx, f, hpa, needs)
+	return s, restore, err
+}
+
+// journal returns the journal that resume or undo (verb) acts on.
+func (s *session) journal(verb string) (*rollout.Journal, error) {
+	if s.target.Journal == nil {
+		return nil, fmt.Errorf("HPA %s/%s has no rollout journal: nothing to %s", s.runner.Namespace, s.runner.HPA, verb)
+	}
+	return s.target.Journal, nil
+}
+
+// held refuses a rollout whose Lease another osctl holds, unless force.
+func (s *session) held(force bool) error {
+	if l := s.target.Lease; l != nil && l.Live && l.Holder != "" && !force {
+		return &rollout.HeldError{Namespace: s.runner.Namespace, HPA: s.runner.HPA, Lease: *l}
+	}
+	return nil
 }
 
 // holder names this process for the Lease and the journal.

@@ -3,24 +3,19 @@ package rollout
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/pkg/rollout"
 )
 
 // UndoOptions are the inputs of `osctl rollout undo`.
 type UndoOptions struct {
-	F               *cmdutil.Factory
-	HPA             string
-	Lease           LeaseFlags
-	Yes             bool
-	DryRun          dryRunFlag
-	Format          output.Format
-	RollbackTimeout time.Duration
+	F *cmdutil.Factory
+	TargetFlags
+	ChangeFlags
+	DryRun dryRunFlag
 }
 
 // NewCmdUndo builds `osctl rollout undo`.
@@ -38,31 +33,26 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(opts, nil, runF, undoRun),
 	}
-	addHPAFlag(cmd, &opts.HPA)
-	cmd.Flags().BoolVar(&opts.Yes, "yes", false, "do not ask for confirmation (for scripts)")
-	cmd.Flags().DurationVar(&opts.RollbackTimeout, "rollback-timeout", rollout.DefaultRollbackTimeout, "how long the restore may take before it is reported as incomplete (exit 2)")
+	addTargetFlags(cmd, &opts.TargetFlags)
 	addDryRunFlag(cmd, &opts.DryRun)
-	addLeaseFlags(cmd, &opts.Lease, "take over a live Lease, and overwrite a change made to the HPA outside the rollout (loudly)")
-	output.AddFlag(cmd, &opts.Format)
+	addChangeFlags(cmd, &opts.ChangeFlags, "the restore", "take over a live Lease, and overwrite a change made to the HPA outside the rollout (loudly)")
 	return cmd
 }
 
 func undoRun(ctx context.Context, o *UndoOptions) error {
 	f := o.F
-	defer f.Interrupts.SetUndone(func() string {
-		return "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)"
-	})()
-	s, err := open(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true})
+	s, restore, err := openChanging(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true}, "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)")
+	defer restore()
 	if err != nil {
 		return err
 	}
 	r, t := s.runner, s.target
-	if t.Journal == nil {
-		return fmt.Errorf("HPA %s/%s has no rollout journal: nothing to undo", r.Namespace, r.HPA)
+	j, err := s.journal("undo")
+	if err != nil {
+		return err
 	}
-	j := t.Journal
-	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != "" && !o.Lease.Force {
-		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	if err := s.held(o.Lease.Force); err != nil {
+		return err
 	}
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
 		j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))

@@ -43,6 +43,8 @@ type Options struct {
 type MasterStatus struct {
 	Name  string `json:"name"`
 	Error string `json:"error,omitempty"`
+	// RTT is the round trip of the PING that opened the inspection (0 when it failed).
+	RTT time.Duration `json:"-"`
 }
 
 // Summary is what Inspect found besides the views it emitted.
@@ -154,7 +156,7 @@ func (in *inspection) summary() Summary {
 	s := in.sum
 	s.Masters = make([]MasterStatus, len(in.r.masters))
 	for i, m := range in.r.masters {
-		s.Masters[i] = MasterStatus{Name: m.Name, Error: in.r.down[i]}
+		s.Masters[i] = MasterStatus{Name: m.Name, Error: in.r.down[i], RTT: in.r.rtt[i]}
 	}
 	return s
 }

@@ -21,6 +21,7 @@ type reader struct {
 	down    []string // per master: why it is down, "" when up
 	// noScript marks masters that refused EVAL; they are read with MGET + PTTL instead.
 	noScript []bool
+	rtt      []time.Duration // per master: the round trip of the first PING
 	now      func() time.Time
 }
 
@@ -31,19 +32,24 @@ func newReader(masters []redisconn.Master, explain func(redisconn.Master, error)
 	if now == nil {
 		now = time.Now
 	}
-	return &reader{masters: masters, explain: explain, down: make([]string, len(masters)), noScript: make([]bool, len(masters)), now: now}
+	return &reader{masters: masters, explain: explain, down: make([]string, len(masters)), noScript: make([]bool, len(masters)),
+		rtt: make([]time.Duration, len(masters)), now: now}
 }
 
-// ping checks every master concurrently and marks those that do not answer as down.
+// ping checks every master concurrently, marks those that do not answer as down and times the
+// others' round trip.
 func (r *reader) ping(ctx context.Context) {
 	var wg sync.WaitGroup
 	for i, m := range r.masters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			start := time.Now()
 			if err := m.Client.Ping(ctx).Err(); err != nil {
 				r.down[i] = r.explain(m, err)
+				return
 			}
+			r.rtt[i] = time.Since(start)
 		}()
 	}
 	wg.Wait()

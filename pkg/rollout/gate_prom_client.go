@@ -1,0 +1,144 @@
+package rollout
+
+import (
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+
+	"github.com/prometheus/client_golang/api"
+	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
+
+	"github.com/osctl/osctl/pkg/redact"
+)
+
+// What an empty PromQL result does (--gate-prom-no-data).
+const (
+	NoDataFail = "fail"
+	NoDataPass = "pass"
+)
+
+// PromGates is the PromQL gates' part of a GateConfig: the queries and how to reach Prometheus.
+// The bearer token stays in its file; a password in the URL is masked in the journal (see
+// GateConfig.Masked).
+type PromGates struct {
+	Queries    []string `json:"queries,omitempty"`
+	URL        string   `json:"url,omitempty"`
+	CAFile     string   `json:"caFile,omitempty"`
+	BearerFile string   `json:"bearerFile,omitempty"`
+	NoData     string   `json:"noData,omitempty"`    // NoDataFail ("" too) or NoDataPass
+	URLMasked  bool     `json:"urlMasked,omitempty"` // URL holds a masked password
+}
+
+// Validate checks the PromQL gates' settings on their own, without I/O.
+func (p PromGates) Validate() error {
+	if len(p.Queries) == 0 {
+		if p.URL != "" || p.CAFile != "" || p.BearerFile != "" {
+			return fmt.Errorf("--prometheus, --prometheus-ca and --prometheus-bearer-file are for --gate-prom: add a --gate-prom QUERY")
+		}
+		return nil
+	}
+	for _, q := range p.Queries {
+		if strings.TrimSpace(q) == "" {
+			return fmt.Errorf("--gate-prom is empty: give a PromQL condition, for example --gate-prom 'sum(rate(http_requests_total{code=~\"5..\"}[1m])) / sum(rate(http_requests_total[1m])) < bool 0.01'")
+		}
+	}
+	if p.URL == "" {
+		return fmt.Errorf("--gate-prom needs --prometheus URL (for example --prometheus http://prometheus.monitoring:9090)")
+	}
+	u, err := url.Parse(p.URL)
+	shown := redact.URL(p.URL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("--prometheus %q: use http://host:port or https://host:port (a path prefix is allowed)", shown)
+	}
+	if p.CAFile != "" && u.Scheme != "https" {
+		return fmt.Errorf("--prometheus-ca is set but --prometheus %q is not https://", shown)
+	}
+	if _, hasPW := u.User.Password(); hasPW && p.BearerFile != "" {
+		return fmt.Errorf("--prometheus %q holds a password, and --prometheus-bearer-file is set too: give one of them", shown)
+	}
+	switch p.NoData {
+	case "", NoDataFail, NoDataPass:
+	default:
+		return fmt.Errorf("--gate-prom-no-data %q: use %s (the default: a gate that sees no data fails) or %s", p.NoData, NoDataFail, NoDataPass)
+	}
+	return nil
+}
+
+// gates builds one PromGate per query on one client. It reads the CA file; the bearer file is
+// read on every request, so that a rotated token is picked up.
+func (p PromGates) gates() ([]Gate, error) {
+	if len(p.Queries) == 0 {
+		return nil, nil
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	rt, err := p.roundTripper()
+	if err != nil {
+		return nil, err
+	}
+	c, err := api.NewClient(api.Config{Address: p.URL, RoundTripper: rt})
+	if err != nil {
+		return nil, fmt.Errorf("--prometheus %q: %s", redact.URL(p.URL), redact.Text(err.Error()))
+	}
+	a := v1.NewAPI(c)
+	out := make([]Gate, len(p.Queries))
+	for i, q := range p.Queries {
+		out[i] = &PromGate{GateName: PromGateName(i), Query: q, API: a, NoDataPasses: p.NoData == NoDataPass, Server: redact.URL(p.URL)}
+	}
+	return out, nil
+}
+
+func (p PromGates) roundTripper() (http.RoundTripper, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone() // the gate's context bounds every request
+	if p.CAFile != "" {
+		pem, err := os.ReadFile(p.CAFile)
+		if err != nil {
+			return nil, fmt.Errorf("reading --prometheus-ca: %v", err)
+		}
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("--prometheus-ca %s holds no PEM certificate", p.CAFile)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	if p.BearerFile == "" {
+		return tr, nil
+	}
+	if _, err := readBearer(p.BearerFile); err != nil {
+		return nil, err
+	}
+	return &bearerRoundTripper{file: p.BearerFile, next: tr}, nil
+}
+
+// bearerRoundTripper sends the token of a file as "Authorization: Bearer", read on each request.
+type bearerRoundTripper struct {
+	file string
+	next http.RoundTripper
+}
+
+func (b *bearerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error) {
+	tok, err := readBearer(b.file)
+	if err != nil {
+		return nil, err
+	}
+	req = req.Clone(req.Context())
+	req.Header.Set("Authorization", "Bearer "+tok)
+	return b.next.RoundTrip(req)
+}
+
+func readBearer(file string) (string, error) {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return "", fmt.Errorf("reading --prometheus-bearer-file: %v", err)
+	}
+	tok := strings.TrimSpace(string(b))
+	if tok == "" {
+		return "", fmt.Errorf("--prometheus-bearer-file %s is empty", file)
+	}
+	return tok, nil
+}
