@@ -1,5 +1,6 @@
 // Package k8s holds osctl's Kubernetes plumbing that is not specific to one command: loading a
-// kubeconfig like kubectl does, reading a key of a Secret, and port-forwarding to a Service.
+// kubeconfig like kubectl does, reading a key of a Secret, port-forwarding to a Service, checking
+// permissions, streaming an exec, and running an Indexed Job's pods.
 package k8s
 
 import (

@@ -263,3 +263,6 @@ func (w *Worker) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pr
 	w.os.ReadbackOf(ctx, plan)
 	return nil
 }
+
+// Profile is the run's profile.
+func (w *Worker) Profile() string { return w.cfg.Profile }
