@@ -240,7 +240,7 @@ func TestWorkersAgainstTheSandbox(t *testing.T) {
 			sb := sandboxenv.Start(t, "--replicas", "3", "--locking", tc.locking)
 			hist := filepath.Join(t.TempDir(), "history.jsonl")
 			r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "900",
-				"--concurrency", "150", "--analyses", "6", "--settle-timeout", "20s", "--history", hist}, nil)
+				"--concurrency", "150", "--analyses", "6", "--settle-timeout", "10s", "--history", hist}, nil)
 			if r.code != tc.want {
 				t.Fatalf("exit %d, want %d: verdict %s findings %v reasons %v\n%s", r.code, tc.want, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
 			}
@@ -310,8 +310,8 @@ func TestWorkerKilledMidRun(t *testing.T) {
 	w := newWorld(t)
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "6000",
-		"--concurrency", "150", "--analyses", "6", "--worker-wait", "0", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
+	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "4000",
+		"--concurrency", "150", "--analyses", "6", "--worker-wait", "0", "--settle-timeout", "10s", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
 		loadUnderWay(t, errb, hist, 3)
 		pid := pids(errb.String())[1]
 		if pid == 0 {
@@ -476,4 +476,33 @@ func newCounter(t *testing.T) *counter {
 	c.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { c.n.Add(1) }))
 	t.Cleanup(c.Close)
 	return c
+}
+
+// TestWorkerCannotExec: pods whose image has no osctl on its PATH (here the exec finds none)
+// fail the run before any load, with exit 2 naming the worker; the Job is deleted and nothing
+// was sent.
+func TestWorkerCannotExec(t *testing.T) {
+	w := newWorld(t)
+	w.k.OsctlInPods(t, filepath.Join(t.TempDir(), "no-osctl-here"))
+	t.Cleanup(func() { w.k.OsctlInPods(t, w.bin) })
+	srv := newCounter(t)
+	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
+	out, err := exec.Command(w.bin, args...).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	for _, want := range []string{"could not start `osctl stress worker`", "executable file not found", "deleted Job " + w.ns} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if srv.n.Load() != 0 {
+		t.Errorf("%d requests were sent", srv.n.Load())
+	}
+	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil || len(jobs.Items) != 0 {
+		t.Fatalf("jobs left: %v %v", jobs, err)
+	}
 }
