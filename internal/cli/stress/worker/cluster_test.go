@@ -310,7 +310,7 @@ func TestWorkerKilledMidRun(t *testing.T) {
 	w := newWorld(t)
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "4000",
+	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "6000",
 		"--concurrency", "150", "--analyses", "6", "--worker-wait", "0", "--settle-timeout", "10s", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
 		loadUnderWay(t, errb, hist, 3)
 		pid := pids(errb.String())[1]
@@ -504,5 +504,39 @@ func TestWorkerCannotExec(t *testing.T) {
 	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil || len(jobs.Items) != 0 {
 		t.Fatalf("jobs left: %v %v", jobs, err)
+	}
+}
+
+// TestWorkerOtherVersion: workers whose image holds another osctl version refuse the run's
+// configuration; the run exits 2 naming both versions, before any load, and the Job is deleted.
+func TestWorkerOtherVersion(t *testing.T) {
+	w := newWorld(t)
+	root, err := testenv.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(t.TempDir(), "osctl")
+	build := exec.Command("go", "build", "-ldflags", "-X github.com/osctl/osctl/internal/cli.Version=v0.0.1-other", "-o", other, "./cmd/osctl")
+	build.Dir, build.Env = root, append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the other osctl: %v\n%s", err, out)
+	}
+	w.k.OsctlInPods(t, other)
+	t.Cleanup(func() { w.k.OsctlInPods(t, w.bin) })
+	srv := newCounter(t)
+	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
+	out, err := exec.Command(w.bin, args...).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Fatalf("exit %v, want 2\n%s", err, out)
+	}
+	t.Logf("%s", out)
+	for _, want := range []string{"runs osctl v0.0.1-other, and this osctl is dev", "deleted Job " + w.ns} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if srv.n.Load() != 0 {
+		t.Errorf("%d requests were sent", srv.n.Load())
 	}
 }
