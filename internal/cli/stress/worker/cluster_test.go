@@ -120,6 +120,18 @@ func (w *world) nothingLeft(t *testing.T, runID string) {
 	})
 }
 
+// noJobs checks that no Job is in the namespace.
+func (w *world) noJobs(t *testing.T) {
+	t.Helper()
+	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, j := range jobs.Items {
+		t.Errorf("Job %s is left", j.Name)
+	}
+}
+
 // merged checks the merge: the report's counts are the sum of the workers', and each request of
 // the history names its worker.
 func merged(t *testing.T, r run, k int, hist *history.History) {
@@ -411,10 +423,7 @@ func TestWorkerPodsNeverReady(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
-	if err != nil || len(jobs.Items) != 0 {
-		t.Fatalf("jobs left: %v %v", jobs, err)
-	}
+	w.noJobs(t)
 }
 
 // TestWorkersRBAC: a ServiceAccount bound to the documented Role runs the workers; without
@@ -501,10 +510,7 @@ func TestWorkerCannotExec(t *testing.T) {
 	if srv.n.Load() != 0 {
 		t.Errorf("%d requests were sent", srv.n.Load())
 	}
-	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
-	if err != nil || len(jobs.Items) != 0 {
-		t.Fatalf("jobs left: %v %v", jobs, err)
-	}
+	w.noJobs(t)
 }
 
 // TestWorkerOtherVersion: workers whose image holds another osctl version refuse the run's
