@@ -388,6 +388,7 @@ func TestWorkersInterrupted(t *testing.T) {
 // TestWorkersJobsProfile: the jobs profile from 3 workers still finds the ceiling of a job API
 // whose every replica keeps its own queue and ceiling; judged again offline, the same verdict.
 func TestWorkersJobsProfile(t *testing.T) {
+	t.Parallel() // after the serial tests, two of which change what osctl is in the pods
 	w := newWorld(t)
 	sb := sandboxenv.Start(t, "--queue", "local", "--replicas", "2", "--max-active", "2", "--job-duration", "3s", "--dispatch-interval", "5s",
 		"--api-token", "elb-token-4e1f9a7c", "--hide-ceiling")
@@ -410,6 +411,7 @@ func TestWorkersJobsProfile(t *testing.T) {
 // TestWorkerPodsNeverReady: pods that cannot be scheduled fail the run before any load, with
 // exit 2 and the scheduler's reason; the Job is deleted.
 func TestWorkerPodsNeverReady(t *testing.T) {
+	t.Parallel() // after the serial tests, two of which change what osctl is in the pods
 	w := newWorld(t)
 	args := append(w.workerArgs(2), "--worker-ready-timeout", "3s", "--worker-node-selector", "pool=nowhere")
 	cmd := exec.Command(w.bin, append([]string{"stress", "--profile", "http", "--target", "http://127.0.0.1:1/", "--requests", "10"}, args...)...)
@@ -429,6 +431,7 @@ func TestWorkerPodsNeverReady(t *testing.T) {
 // TestWorkersRBAC: a ServiceAccount bound to the documented Role runs the workers; without
 // pods/exec it gets exit 2, one line naming the verb, and nothing is created.
 func TestWorkersRBAC(t *testing.T) {
+	t.Parallel() // after the serial tests, two of which change what osctl is in the pods
 	w := newWorld(t)
 	root, err := testenv.ModuleRoot()
 	if err != nil {
