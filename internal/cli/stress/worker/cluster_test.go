@@ -250,9 +250,10 @@ func TestWorkersAgainstTheSandbox(t *testing.T) {
 	}{{"none", 1}, {"redlock", 0}} {
 		t.Run(tc.locking, func(t *testing.T) {
 			sb := sandboxenv.Start(t, "--replicas", "3", "--locking", tc.locking)
-			hist := filepath.Join(t.TempDir(), "history.jsonl")
+			dir := t.TempDir()
+			hist, junit, html := filepath.Join(dir, "history.jsonl"), filepath.Join(dir, "junit.xml"), filepath.Join(dir, "report.html")
 			r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "900",
-				"--concurrency", "150", "--analyses", "6", "--settle-timeout", "10s", "--history", hist}, nil)
+				"--concurrency", "150", "--analyses", "6", "--settle-timeout", "10s", "--history", hist, "--junit", junit, "--html", html}, nil)
 			if r.code != tc.want {
 				t.Fatalf("exit %d, want %d: verdict %s findings %v reasons %v\n%s", r.code, tc.want, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
 			}
@@ -263,6 +264,11 @@ func TestWorkersAgainstTheSandbox(t *testing.T) {
 			h := readHistory(t, hist)
 			merged(t, r, 3, h)
 			percentilesMatch(t, r.rep, h)
+			for _, f := range []struct{ path, want string }{{junit, "<testsuite"}, {html, "<html"}} {
+				if b, err := os.ReadFile(f.path); err != nil || !strings.Contains(string(b), f.want) {
+					t.Errorf("%s: %v, want a file holding %q", f.path, err, f.want)
+				}
+			}
 			w.judgeAgain(t, r, hist, "--state-dir", sb.StateDir)
 			w.nothingLeft(t, r.rep.Run)
 			for _, want := range []string{"worker 0 (pod ", "worker 2 (pod ", "deleted Job " + w.ns + "/osctl-stress-" + r.rep.Run} {
