@@ -145,7 +145,9 @@ func merged(t *testing.T, r run, k int, hist *history.History) {
 			t.Errorf("worker %d: %+v", i, wk)
 		}
 		sent, acked, errs = sent+wk.Sent, acked+wk.Acknowledged, errs+wk.Errors
+		t.Logf("worker %d %s: %d sent, %d acknowledged, %.0f req/s, p99 %.1fms, %d errors, lost %v %s", wk.Index, wk.Pod, wk.Sent, wk.Acknowledged, wk.Throughput, wk.P99, wk.Errors, wk.Lost, wk.Reason)
 	}
+	t.Logf("merged: %+v; latency p50 %.1fms p90 %.1fms p99 %.1fms; findings %v", r.rep.Counts, r.rep.Latency.P50, r.rep.Latency.P90, r.rep.Latency.P99, r.rep.FindingCounts)
 	c := r.rep.Counts
 	if sent != c.Total || acked != c.Acknowledged || errs != c.Errors+c.Timeouts {
 		t.Errorf("workers sent %d, acknowledged %d, errors %d; the merged counts %+v", sent, acked, errs, c)
