@@ -1,4 +1,4 @@
-# osctl: build, test, lint, bench, demo. `make test` is what CI runs (.ci/run).
+# osctl: build, image, test, lint, bench, demo. `make test` is what CI runs (.ci/run).
 SHELL := /bin/bash
 GO ?= go
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
@@ -9,10 +9,17 @@ GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
 
-.PHONY: build test test-deps lint bench demo clean
+.PHONY: build image test test-deps lint bench demo clean
+IMAGE ?= osctl:$(VERSION)
 
 build:
 	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/osctl ./cmd/osctl
+
+# The osctl image (Dockerfile) that osctl stress --workers runs; IMAGE=your.registry/osctl:TAG to
+# tag it for your registry (docs/stress-workers.md). Needs Docker.
+image:
+	@command -v docker >/dev/null || { echo "make image needs docker (not found on PATH)"; exit 2; }
+	docker build --build-arg VERSION=$(VERSION) -t $(IMAGE) .
 
 test-deps:
 	@scripts/test-deps.sh >/dev/null

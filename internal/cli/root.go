@@ -20,6 +20,7 @@ import (
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	stresscleanupcmd "github.com/osctl/osctl/internal/cli/stress/cleanup"
 	stressjudgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
+	stressworkercmd "github.com/osctl/osctl/internal/cli/stress/worker"
 )
 
 // Version is set at build time with -ldflags "-X github.com/osctl/osctl/internal/cli.Version=...".
@@ -99,10 +100,11 @@ func execute(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args 
 	return cmdutil.ExitCode(err)
 }
 
-// newCmdStress is `osctl stress` with its subcommands, each in its own package.
+// newCmdStress is `osctl stress` with its in-cluster mode (--workers) and its subcommands, each in
+// its own package.
 func newCmdStress(f *cmdutil.Factory) *cobra.Command {
-	cmd := stresscmd.NewCmdStress(f, nil)
-	cmd.AddCommand(stressjudgecmd.NewCmdJudge(f, nil), stresscleanupcmd.NewCmdCleanup(f, nil))
+	cmd := stresscmd.NewCmdStress(f, nil, stressworkercmd.NewFleets(f))
+	cmd.AddCommand(stressjudgecmd.NewCmdJudge(f, nil), stresscleanupcmd.NewCmdCleanup(f, nil), stressworkercmd.NewCmdWorker(f, nil))
 	return cmd
 }
 

@@ -199,7 +199,7 @@ current-context: local
 	}
 	controllers := "deployment-controller,replicaset-controller,horizontal-pod-autoscaler-controller,serviceaccount-controller," +
 		"namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller," +
-		"node-lifecycle-controller,persistentvolume-binder-controller,disruption-controller"
+		"node-lifecycle-controller,persistentvolume-binder-controller,disruption-controller,job-controller,ttl-after-finished-controller"
 	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"),
 		"--kubeconfig="+kcm, "--authentication-kubeconfig="+kcm, "--authorization-kubeconfig="+kcm,
 		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pKCM),
@@ -220,9 +220,13 @@ current-context: local
 	if out, err := k.kubectl([]byte(clusterObjects), "apply", "-f", "-"); err != nil {
 		return nil, fmt.Errorf("applying nodes and ClusterExec: %v: %s", err, out)
 	}
+	stages, err := writeStages(filepath.Join(bin, "..", "kwok-stages.yaml"), filepath.Join(dir, "kwok-stages.yaml"))
+	if err != nil {
+		return nil, err
+	}
 	env := []string{"PATH=" + filepath.Join(dir, "shim") + ":" + os.Getenv("PATH")}
 	if err := k.start("kwok", env, filepath.Join(bin, "kwok"), "--kubeconfig="+admin,
-		"--config="+filepath.Join(bin, "..", "kwok-stages.yaml"),
+		"--config="+stages,
 		"--enable-crds=Exec,ClusterExec,PortForward,ClusterPortForward",
 		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
 		"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", pKwok), fmt.Sprintf("--server-address=127.0.0.1:%d", pKwok),
@@ -550,6 +554,37 @@ func copyFile(src, dst string) error {
 	return os.WriteFile(dst, b, 0o600)
 }
 
+// writeStages copies kwok's lifecycle stages without pod-complete, which would mark every Running
+// pod that a Job owns Succeeded at once: Job pods here run until they are deleted, as real ones do.
+func writeStages(src, dst string) (string, error) {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return "", err
+	}
+	var keep []string
+	for _, doc := range strings.Split(string(b), "\n---") {
+		if strings.Contains(doc, "\n  name: pod-complete\n") {
+			continue
+		}
+		keep = append(keep, doc)
+	}
+	return dst, os.WriteFile(dst, []byte(strings.Join(keep, "\n---")), 0o644)
+}
+
+// OsctlInPods makes `osctl` in every pod's exec run bin (kwok runs exec on this host, with the
+// shim directory first on PATH).
+func (k *Kube) OsctlInPods(t testing.TB, bin string) {
+	t.Helper()
+	link := filepath.Join(k.Dir, "osctl-in-pods")
+	tmp := fmt.Sprintf("%s.%d", link, time.Now().UnixNano())
+	if err := os.Symlink(bin, tmp); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func writeExecShims(dir string) error {
 	cat := `#!/bin/sh
 # osctl test shim: pods "see" the mountinfo file the test chose (kwok runs exec on the host).
@@ -568,6 +603,15 @@ fi
 exec /bin/sh "$@"
 `
 	if err := os.WriteFile(filepath.Join(dir, "cat"), []byte(cat), 0o755); err != nil {
+		return err
+	}
+	osctl := `#!/bin/sh
+# osctl test shim: osctl in a pod is the binary the test chose (Kube.OsctlInPods).
+bin="$(dirname "$0")/../osctl-in-pods"
+[ -e "$bin" ] || { echo 'exec: "osctl": executable file not found in $PATH' >&2; exit 127; }
+exec "$bin" "$@"
+`
+	if err := os.WriteFile(filepath.Join(dir, "osctl"), []byte(osctl), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "sh"), []byte(sh), 0o755)

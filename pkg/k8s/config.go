@@ -1,6 +1,7 @@
 // Package k8s holds osctl's Kubernetes plumbing that is not specific to one command: the clients
-// a command talks through, reading a key of a Secret, and port-forwarding to a Service. Loading a
-// kubeconfig is internal/kubeconfig's job.
+// a command talks through, reading a key of a Secret, port-forwarding to a Service, checking
+// permissions, streaming an exec, and running an Indexed Job's pods. Loading a kubeconfig is
+// internal/kubeconfig's job.
 package k8s
 
 import (

@@ -91,8 +91,8 @@ func (e *ConfigError) Error() string { return e.Msg }
 
 func configErr(format string, a ...any) error { return &ConfigError{Msg: fmt.Sprintf(format, a...)} }
 
-// withDefaults fills the zero fields.
-func (c Config) withDefaults() Config {
+// WithDefaults fills the zero fields (Run: a new run id).
+func (c Config) WithDefaults() Config {
 	if c.Timeout <= 0 {
 		c.Timeout = time.Minute
 	}

@@ -29,6 +29,9 @@ type Deps struct {
 	Now func() time.Time
 	// Observer hears how the run goes.
 	Observer Observer
+	// Fleet sends what the run sends to the targets (nil: a Worker in this process, on Conns and
+	// Client). pkg/stress/workers is a fleet of load workers in pods.
+	Fleet Fleet
 }
 
 // Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.
@@ -48,12 +51,29 @@ const (
 
 // Observer hears how a run goes; every field may be nil. Phase is called as each phase begins,
 // with a line that says what it does; Notice for what the report's notices say; Load when the
-// load begins (total is 0 when bounded by a duration), Done once per load request.
+// load begins (total is 0 when bounded by a duration), Done once per load request, or, when set,
+// Progress with how many more ended (load workers report them in batches).
 type Observer struct {
-	Phase  func(phase, line string)
-	Notice func(line string)
-	Load   func(total int64)
-	Done   func()
+	Phase    func(phase, line string)
+	Notice   func(line string)
+	Load     func(total int64)
+	Done     func()
+	Progress func(n int64)
+}
+
+// done is the load's progress as a LoadObserver hears it.
+func (o Observer) done() func(n int64) {
+	switch {
+	case o.Progress != nil:
+		return o.Progress
+	case o.Done != nil:
+		return func(n int64) {
+			for ; n > 0; n-- {
+				o.Done()
+			}
+		}
+	}
+	return nil
 }
 
 func (o Observer) phase(p, line string) {

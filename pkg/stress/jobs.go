@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/redact"
-	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -21,12 +20,9 @@ const TokenHeader = "X-ELB-API-Token"
 // of an active job runs kubectl and azcopy on the service's event loop.
 const slowPoll = 500 * time.Millisecond
 
-// jobsStage is the jobs profile's run: a burst of submits, each acknowledged job followed until it
-// ends.
-type jobsStage struct {
-	r *runner
-	p *profile.Jobs
-}
+// jobsStage is what follows the jobs profile's load (a burst of submits, each acknowledged job
+// followed until it ends).
+type jobsStage struct{ r *runner }
 
 // jobs prepares the jobs profile before anything is submitted: the ceiling (MaxActive, or the
 // sandbox's GET /status), the body, a warning about fast polling, and one authenticated
@@ -44,8 +40,7 @@ func (r *runner) jobs(ctx context.Context) (*jobsStage, error) {
 	if maxActive == 0 {
 		return nil, configErr("the job API does not tell its ceiling (elb-openapi has no GET /status): pass --max-active N, the service-wide ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS the fixed service enforces")
 	}
-	p := &profile.Jobs{Run: cfg.Run, Targets: r.targets, Requests: cfg.Requests, Client: r.d.Client, Record: r.rec.record, Now: r.d.Now,
-		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header}
+	p := &profile.Jobs{Run: cfg.Run, Body: cfg.Body}
 	hasKey, err := p.Prepare()
 	if err != nil {
 		return nil, configErr("--body: %v", err)
@@ -56,27 +51,19 @@ func (r *runner) jobs(ctx context.Context) (*jobsStage, error) {
 	if cfg.Poll < slowPoll && !sandboxOnly {
 		r.notice("--poll %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
 	}
-	if err := p.Check(ctx); err != nil {
+	if err := r.fleet.CheckJobs(ctx); err != nil {
 		return nil, JobsError(err, cfg.Header)
 	}
 	r.hdr.MaxActive, r.hdr.Grace = maxActive, cfg.Grace.String()
 	r.hdr.DispatchInterval, r.hdr.Poll, r.hdr.JobTimeout = cfg.DispatchInterval.String(), cfg.Poll.String(), cfg.JobTimeout.String()
-	return &jobsStage{r: r, p: p}, nil
+	return &jobsStage{r: r}, nil
 }
 
-func (s *jobsStage) setup(context.Context) error { return nil }
-
-func (s *jobsStage) source(ctx context.Context) attack.Source { return s.p.Source(ctx) }
-
-func (s *jobsStage) after(_ context.Context, partial bool, _ *history.Footer) (*snapshot.State, bool, error) {
-	if !partial {
-		s.r.d.Observer.phase(PhaseFollow, "following the jobs until they end")
-	}
-	s.p.Wait()
-	if ae := s.p.Refused(); ae != nil {
+func (s *jobsStage) after(_ context.Context, _ bool, l *Load, _ *history.Footer) (*snapshot.State, bool, error) {
+	if ae := l.Refused; ae != nil {
 		return nil, false, JobsError(ae, s.r.cfg.Header)
 	}
-	sum := s.p.Summary()
+	sum := l.Jobs
 	s.r.d.Observer.phase(PhaseFollow, fmt.Sprintf("followed %d jobs: %d ended, %d not finished, %d gone; %d seen requeued, %d submits replayed",
 		sum.Followed, sum.Ended, sum.NotFinished, sum.Gone, sum.Requeued, sum.Replayed))
 	return nil, true, nil
@@ -103,30 +90,17 @@ func JobsError(err error, hdrs http.Header) error {
 	return fmt.Errorf("%s; %s", sec.String(ae.Error()), hint)
 }
 
-// httpStage is the http profile's run: the routes themselves, status codes only.
-type httpStage struct {
-	p   *profile.HTTP
-	src attack.Source
-}
+// httpStage is what follows the http profile's load (the routes themselves, status codes only):
+// nothing.
+type httpStage struct{}
 
-func (r *runner) httpLoad() (*httpStage, bool) {
-	cfg := r.cfg
-	p := &profile.HTTP{Run: cfg.Run, Targets: r.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests), Now: r.d.Now}
-	if r.rec.w != nil {
-		p.Record = r.rec.record
-	}
+func (r *runner) httpLoad() httpStage {
 	for _, t := range r.targets {
 		r.hdr.TargetInfo = append(r.hdr.TargetInfo, targetInfo(t, false))
 	}
-	s := &httpStage{p: p}
-	src := p.Source()
-	s.src = src
-	// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
-	return s, p.EventLoopOK()
+	return httpStage{}
 }
 
-func (s *httpStage) setup(context.Context) error          { return nil }
-func (s *httpStage) source(context.Context) attack.Source { return s.src }
-func (s *httpStage) after(context.Context, bool, *history.Footer) (*snapshot.State, bool, error) {
+func (httpStage) after(context.Context, bool, *Load, *history.Footer) (*snapshot.State, bool, error) {
 	return nil, true, nil
 }

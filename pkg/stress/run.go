@@ -26,7 +26,7 @@ func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	cfg = cfg.withDefaults()
+	cfg = cfg.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
@@ -41,9 +41,11 @@ func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
 type runner struct {
 	cfg     Config
 	d       Deps
+	fleet   Fleet
 	rec     *recorder
 	hdr     history.Header
 	targets []profile.Target
+	setup   *Setup
 	notices []string
 	closers []func()
 }
@@ -56,94 +58,107 @@ func (r *runner) close() {
 
 func (r *runner) notice(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
+	for _, n := range r.notices {
+		if n == s {
+			return // load workers may each say the same
+		}
+	}
 	r.notices = append(r.notices, s)
 	if r.d.Observer.Notice != nil {
 		r.d.Observer.Notice(s)
 	}
 }
 
-// stage is one profile's part of a run: what the load sends, and what follows it.
+// stage is one profile's part of a run: what follows the load (its header fields are written
+// when it is made).
 type stage interface {
-	// setup sends the profile's setup requests (after the header is written).
-	setup(ctx context.Context) error
-	// source is the load.
-	source(ctx context.Context) attack.Source
-	// after runs once the load ended: it follows, settles and reads; partial says the load was
-	// cut short. It returns the state (nil when not read) and whether it had settled.
-	after(ctx context.Context, partial bool, f *history.Footer) (*snapshot.State, bool, error)
+	// after runs once the load ended: it settles and reads; partial says the load was cut short.
+	// It returns the state (nil when not read) and whether it had settled.
+	after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error)
 }
 
 func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	cfg := r.cfg
-	limit, lerr := attack.RaiseFileLimit(uint64(cfg.Concurrency)*uint64(len(cfg.Targets)) + 512) // a connection per worker per target
-	if lerr != nil {
-		r.notice("%v: expect connection errors past about %d requests in flight", lerr, limit)
+	r.fleet = r.d.Fleet
+	if r.fleet == nil {
+		w, err := NewWorker(cfg, profile.Shard{}, WorkerDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
+		if err != nil {
+			return nil, err
+		}
+		r.fleet, r.closers = w, append(r.closers, w.Close)
 	}
-	if r.d.Conns == nil {
-		c := attack.NewConns(cfg.Concurrency, cfg.Timeout)
-		r.d.Conns, r.closers = c, append(r.closers, c.Close)
-	}
-	if r.d.Client == nil {
-		c := attack.NewClient(cfg.Concurrency, cfg.Timeout)
-		r.d.Client, r.closers = c, append(r.closers, c.CloseIdleConnections)
-	}
-	if err := r.probe(ctx); err != nil {
+	pr, err := r.fleet.Probe(ctx)
+	if err != nil {
 		return nil, err
 	}
+	for _, n := range pr.Notices {
+		r.notice("%s", n)
+	}
+	r.targets = targetsOf(cfg.Targets, pr.Targets)
 	r.rec = &recorder{keep: cfg.Profile != ProfileHTTP || r.d.History != nil}
 	if r.d.History != nil {
 		r.rec.w = history.NewWriter(r.d.History)
 	}
 	r.hdr = history.Header{Schema: history.SchemaVersion, Run: cfg.Run, Profile: cfg.Profile, Requests: cfg.Requests, Concurrency: cfg.Concurrency,
-		Rate: cfg.Rate, FileLimit: limit, Ignore: cfg.Ignore, MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended,
+		Rate: cfg.Rate, FileLimit: pr.FileLimit, Ignore: cfg.Ignore, MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended,
 		Started: r.d.Now().UTC(), Version: cfg.Version}
+	if w, ok := r.fleet.(interface{ Workers() int }); ok {
+		r.hdr.Workers = w.Workers()
+	}
 	if cfg.Duration > 0 {
 		r.hdr.Duration = cfg.Duration.String()
 	}
 	for _, t := range r.targets {
 		r.hdr.Targets = append(r.hdr.Targets, t.URL.Redacted())
 	}
-	var (
-		st        stage
-		eventLoop bool
-		err       error
-	)
+	var st stage
 	switch cfg.Profile {
 	case ProfileOpenStudio:
 		st = r.openStudio()
 	case ProfileJobs:
 		st, err = r.jobs(ctx)
 	default:
-		var h *httpStage
-		h, eventLoop = r.httpLoad()
-		st = h
+		st = r.httpLoad()
 	}
 	if err != nil {
 		return nil, err
 	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
-	if err := st.setup(ctx); err != nil {
+	if cfg.Profile == ProfileOpenStudio {
+		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
+	}
+	if r.setup, err = r.fleet.Setup(ctx, r.rec.record); err != nil {
 		_ = r.rec.flush(&history.Footer{Finished: r.d.Now().UTC(), Partial: true, Reason: "setup failed"})
 		return nil, fmt.Errorf("run %s: %v", cfg.Run, err)
 	}
 
-	src := st.source(ctx)
-	// The error rate is judged once as many requests were answered as are in flight at once: the
-	// first burst of a closed loop goes out together, and stopping after its first answers would
-	// stop nothing of it.
-	aopts := attack.Options{Concurrency: cfg.Concurrency, Rate: cfg.Rate, Duration: cfg.Duration, MaxErrorRate: cfg.MaxErrorRate, Now: r.d.Now,
-		EventLoop: eventLoop, OnDone: r.d.Observer.Done, MinForErrorRate: max(100, cfg.Concurrency)}
-	r.d.Observer.phase(PhaseLoad, fmt.Sprintf("run %s: %s profile, %s at concurrency %d against %d target(s)", cfg.Run, cfg.Profile, r.bound(), cfg.Concurrency, len(r.targets)))
+	r.d.Observer.phase(PhaseLoad, fmt.Sprintf("run %s: %s profile, %s at concurrency %d against %d target(s)%s", cfg.Run, cfg.Profile, r.bound(),
+		cfg.Concurrency, len(r.targets), r.from()))
 	if r.d.Observer.Load != nil {
 		r.d.Observer.Load(int64(cfg.Requests))
 	}
-	stats := attack.Run(ctx, r.d.Conns, src, aopts)
-	footer := history.Footer{Engine: stats.Engine}
+	var rec profile.Recorder
+	if r.rec.keep {
+		rec = r.rec.record
+	}
+	load, err := r.fleet.Load(ctx, r.setup, rec, LoadObserver{Done: r.d.Observer.done(), Phase: r.d.Observer.phase})
+	if err != nil {
+		_ = r.rec.flush(&history.Footer{Finished: r.d.Now().UTC(), Partial: true, Reason: "the load failed", Notices: r.notices})
+		return nil, fmt.Errorf("run %s: %v", cfg.Run, err)
+	}
+	for _, n := range load.Notices {
+		r.notice("%s", n)
+	}
+	stats := load.Stats
+	footer := history.Footer{Engine: stats.Engine, LoadWorkers: load.Workers}
 	partial := false
-	switch stats.Stopped {
-	case attack.StopInterrupted:
+	switch {
+	case stats.Stopped == attack.StopInterrupted:
 		partial, footer.Reason = true, "interrupted"
-	case attack.StopErrorRate:
+	case load.Lost != "":
+		partial, footer.Reason = true, load.Lost
+		r.notice("%s", load.Lost)
+	case stats.Stopped == attack.StopErrorRate:
 		partial, footer.Reason = true, fmt.Sprintf("stopped early: the error rate passed --max-error-rate %v", cfg.MaxErrorRate)
 		r.notice("%s", footer.Reason)
 	}
@@ -152,7 +167,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	// What follows the load goes on after Ctrl-C, on a context of its own, bounded.
 	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+cfg.SettleTimeout+cfg.JobTimeout)
 	defer cancel()
-	state, settled, err := st.after(postCtx, partial, &footer)
+	state, settled, err := st.after(postCtx, partial, load, &footer)
 	if err != nil {
 		footer.Finished, footer.Partial, footer.Notices = r.d.Now().UTC(), true, r.notices
 		_ = r.rec.flush(&footer)
@@ -175,19 +190,12 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	return judge(h, stats, state, JudgeOptions{Version: cfg.Version}), nil
 }
 
-// probe asks every target what it is (GET /status), except for the http profile, whose targets are
-// routes. A target that does not answer stops the run.
-func (r *runner) probe(ctx context.Context) error {
-	for _, u := range r.cfg.Targets {
-		t := profile.Target{URL: u}
-		if r.cfg.Profile != ProfileHTTP {
-			if t = profile.Probe(ctx, r.d.Client, u); !t.Reachable {
-				return fmt.Errorf("target %s is not reachable: %s", u.Redacted(), t.ProbeErr)
-			}
-		}
-		r.targets = append(r.targets, t)
+// from says where the load is sent from, when not from this process alone.
+func (r *runner) from() string {
+	if r.hdr.Workers > 0 {
+		return fmt.Sprintf(" from %d load workers", r.hdr.Workers)
 	}
-	return nil
+	return ""
 }
 
 // targetInfo is what a probed target said, for the history; startAllowed says whether starts

@@ -45,6 +45,17 @@ func runStress(ctx context.Context, o *Options) error {
 	var phase atomic.Value
 	phase.Store(pstress.PhaseSetup)
 	defer o.Factory.Interrupts.SetUndone(func() string { return undone(phase.Load().(string), o.History) })()
+	if o.Fleets != nil {
+		fl, left, stop, err := o.Fleets.Start(ctx, o.Config, o.Config.Profile != pstress.ProfileHTTP || o.History != "", errOut)
+		if err != nil {
+			return err
+		}
+		if fl != nil {
+			defer stop()
+			defer o.Factory.Interrupts.SetUndone(func() string { return undone(phase.Load().(string), o.History) + "; " + left() })()
+			d.Fleet = fl
+		}
+	}
 	var bar *progressbar.ProgressBar
 	d.Observer = pstress.Observer{
 		Phase: func(p, line string) {
@@ -55,9 +66,9 @@ func runStress(ctx context.Context, o *Options) error {
 		},
 		Notice: func(line string) { fmt.Fprintln(errOut, "notice: "+line) },
 		Load:   func(total int64) { bar = output.ProgressBar(errOut, o.IO.IsStderrTTY(), total) },
-		Done: func() {
+		Progress: func(n int64) {
 			if bar != nil {
-				_ = bar.Add(1)
+				_ = bar.Add64(n)
 			}
 		},
 	}

@@ -5,6 +5,7 @@ package stress
 
 import (
 	"context"
+	"io"
 	"net/http"
 	"time"
 
@@ -26,13 +27,23 @@ type Options struct {
 	Mix     string
 	Headers []string
 	State   StateFlags
+	Fleets  Fleets // nil: the load goes from this process only
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
 	Format                                   output.Format
 }
 
-// NewCmdStress builds `osctl stress` and its subcommands.
-func NewCmdStress(f *cmdutil.Factory, runF func(context.Context, *Options) error) *cobra.Command {
+// Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
+// stress --workers: internal/cli/stress/worker). Start returns nil without its flags; undone says
+// what exiting without stop leaves behind.
+type Fleets interface {
+	AddFlags(cmd *cobra.Command)
+	Validate(c *pstress.Config) error
+	Start(ctx context.Context, c pstress.Config, records bool, log io.Writer) (fleet pstress.Fleet, undone func() string, stop func(), err error)
+}
+
+// NewCmdStress builds `osctl stress` and its subcommands, with fleets' flags when given.
+func NewCmdStress(f *cmdutil.Factory, runF func(context.Context, *Options) error, fleets ...Fleets) *cobra.Command {
 	o := &Options{IO: f.IO, Factory: f}
 	c := &o.Config
 	cmd := &cobra.Command{
@@ -107,6 +118,10 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.SettleTimeout, "settle-timeout", time.Minute, "openstudio: how long to wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them")
 	fl.StringSliceVar(&c.Ignore, "ignore", detect.DefaultIgnore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
+	if len(fleets) > 0 {
+		o.Fleets = fleets[0]
+		o.Fleets.AddFlags(cmd)
+	}
 	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report")
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
 	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
@@ -158,5 +173,10 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		return cmdutil.Usage("--deployment needs --kubeconfig (or KUBECONFIG) to read the workload")
 	}
 	c.Version = o.Factory.Version
+	if o.Fleets != nil {
+		if err := o.Fleets.Validate(c); err != nil {
+			return err
+		}
+	}
 	return o.State.Validate()
 }

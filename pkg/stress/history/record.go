@@ -44,6 +44,9 @@ const (
 type Record struct {
 	Kind string `json:"kind"`
 	Seq  int64  `json:"seq,omitempty"`
+	// Worker is the index of the in-cluster load worker that sent the request (osctl stress
+	// --workers); nil for a run from one process.
+	Worker *int `json:"worker,omitempty"`
 
 	// Header fields.
 	Header *Header `json:"header,omitempty"`
@@ -181,6 +184,10 @@ type Header struct {
 	DispatchInterval string `json:"dispatch_interval,omitempty"`
 	Poll             string `json:"poll,omitempty"`
 	JobTimeout       string `json:"job_timeout,omitempty"`
+
+	// Workers is how many in-cluster load workers sent the load (osctl stress --workers), 0 for
+	// one process; Requests, Concurrency and Rate are the whole run's.
+	Workers int `json:"workers,omitempty"`
 }
 
 // Footer is the last line of a history.
@@ -199,6 +206,24 @@ type Footer struct {
 	SettleWait  float64      `json:"settle_wait_s,omitempty"`
 	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
 	Workload    *Workload    `json:"workload,omitempty"`
+	// LoadWorkers are the in-cluster load workers' own figures (osctl stress --workers).
+	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
+}
+
+// LoadWorker is one in-cluster load worker's share of a run (osctl stress --workers): its pod,
+// what it sent and how it went, what it cost, and whether it was lost before it finished.
+type LoadWorker struct {
+	Index        int     `json:"index"`
+	Pod          string  `json:"pod"`
+	Sent         int64   `json:"sent"`
+	Acknowledged int64   `json:"acknowledged"`
+	Throughput   float64 `json:"throughput_rps"`
+	P99          float64 `json:"p99_ms"`
+	Errors       int64   `json:"errors"`
+	CPU          float64 `json:"cpu_s,omitempty"`
+	MaxRSS       int64   `json:"max_rss_bytes,omitempty"`
+	Lost         bool    `json:"lost,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
 }
 
 // WorkerWait is one held-back part of an openstudio load: how far into the run it was released,

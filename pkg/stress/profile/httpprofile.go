@@ -29,6 +29,8 @@ type HTTP struct {
 	// Record, when set, receives one history line per request.
 	Record Recorder
 	Now    func() time.Time
+	// Shard is this process's part of the load (the zero Shard: all of it).
+	Shard Shard
 
 	next    atomic.Int64
 	hasTmpl bool
@@ -56,12 +58,13 @@ func (p *HTTP) Source() attack.Source {
 	if p.Method == "" {
 		p.Method = http.MethodGet
 	}
+	n := p.Shard.Len(p.Requests)
 	return attack.SourceFunc(func(context.Context) (attack.Op, bool) {
-		i := p.next.Add(1)
-		if p.Requests > 0 && i > p.Requests {
+		j := p.next.Add(1) - 1
+		if p.Requests > 0 && j >= n {
 			return nil, false
 		}
-		return &httpOp{p: p, seq: i}, true
+		return &httpOp{p: p, seq: p.Shard.Global(j) + 1}, true
 	})
 }
 

@@ -52,8 +52,11 @@ type Jobs struct {
 	Timeout time.Duration
 	// Header is added to every request (X-ELB-API-Token).
 	Header http.Header
+	// Shard is this process's part of the load (the zero Shard: all of it); Sending receives each
+	// submit's record as it is about to be sent (see OpenStudio).
+	Shard   Shard
+	Sending Recorder
 
-	seq       atomic.Int64
 	next      atomic.Int64
 	followers sync.WaitGroup
 	ctx       context.Context // the run's, cancelled when the token is refused
@@ -106,11 +109,12 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 		if p.Refused() != nil {
 			return nil, false
 		}
-		i := p.next.Add(1) - 1
-		if i >= int64(p.Requests) {
+		j := p.next.Add(1) - 1
+		if j >= p.Shard.Len(int64(p.Requests)) {
 			return nil, false
 		}
-		seq := p.seq.Add(1)
+		i := p.Shard.Global(j)
+		seq := i + 1
 		t := p.Targets[int(i)%len(p.Targets)].URL
 		nonce := Nonce(p.Run, seq)
 		body, key := p.renderBody(seq, nonce)
@@ -169,6 +173,10 @@ type jobOp struct {
 }
 
 func (o *jobOp) Request(ctx context.Context) (*http.Request, error) {
+	if o.p.Sending != nil {
+		o.rec.Start = o.p.now()
+		o.p.Sending(o.rec)
+	}
 	return o.p.newRequest(ctx, http.MethodPost, join(o.target, "/v1/jobs"), o.body)
 }
 

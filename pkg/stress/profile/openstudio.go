@@ -92,6 +92,14 @@ type OpenStudio struct {
 	TailWait     time.Duration
 	// Concurrency is the load's concurrency: at most Requests-Concurrency requests are held back.
 	Concurrency int
+	// Shard is this process's part of the load (the zero Shard: all of it); Requests and
+	// Concurrency stay the whole load's and this process's. A worker that did not run the setup
+	// starts from Restore.
+	Shard Shard
+	// Sending, when set, receives each load request's record as the request is about to be sent
+	// (what it sends; not yet what it got), so that a request in flight when its sender dies can
+	// be judged as ambiguous (osctl stress --workers).
+	Sending Recorder
 
 	seq       atomic.Int64
 	next      atomic.Int64
@@ -112,6 +120,51 @@ type dpRec struct{ analysis, id string }
 // AnalysisIDs returns the ids of the run's acknowledged analyses.
 func (p *OpenStudio) AnalysisIDs() []string { return p.analyses }
 
+// SetupState is what the setup created, for the load workers that send the same run's load
+// (osctl stress --workers): the project, the analyses, the seeds that were acknowledged, and the
+// last seq the setup used.
+type SetupState struct {
+	Project    string              `json:"project"`
+	Analyses   []string            `json:"analyses"`
+	Uploaded   []string            `json:"uploaded,omitempty"`
+	DataPoints map[string][]string `json:"data_points,omitempty"`
+	Seq        int64               `json:"seq"`
+}
+
+// SetupState returns what Setup created.
+func (p *OpenStudio) SetupState() SetupState {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	s := SetupState{Project: p.Project, Analyses: append([]string(nil), p.analyses...), DataPoints: map[string][]string{}, Seq: p.seq.Load()}
+	for _, a := range p.analyses {
+		if p.uploaded[a] {
+			s.Uploaded = append(s.Uploaded, a)
+		}
+		if dps := p.dataPts[a]; len(dps) > 0 {
+			s.DataPoints[a] = append([]string(nil), dps...)
+		}
+	}
+	return s
+}
+
+// Restore starts the profile from another process's setup instead of running Setup.
+func (p *OpenStudio) Restore(s SetupState) {
+	p.init()
+	p.Project, p.analyses = s.Project, append([]string(nil), s.Analyses...)
+	for _, a := range s.Uploaded {
+		p.uploaded[a] = true
+	}
+	for a, dps := range s.DataPoints {
+		p.dataPts[a] = append([]string(nil), dps...)
+	}
+	p.seq.Store(s.Seq)
+}
+
+func (p *OpenStudio) init() {
+	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
+	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{}, sync.NewCond(&p.mu)
+}
+
 func (p *OpenStudio) now() time.Time {
 	if p.Now != nil {
 		return p.Now()
@@ -121,8 +174,7 @@ func (p *OpenStudio) now() time.Time {
 
 // Setup creates the project (unless one is given) and the analyses, one POST each.
 func (p *OpenStudio) Setup(ctx context.Context) error {
-	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
-	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{}, sync.NewCond(&p.mu)
+	p.init()
 	if p.Project == "" {
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
@@ -346,23 +398,24 @@ func extractID(m map[string]any) string {
 	return ""
 }
 
-// Source returns the load: Requests operations, made as they are sent. The last part of them
-// waits for the target's workers (overlap.go).
+// Source returns the load: the shard's part of Requests operations, made as they are sent. The
+// last part of them waits for the target's workers (overlap.go).
 func (p *OpenStudio) Source() attack.Source {
 	p.tail = p.newTail()
+	n, base := p.Shard.Len(int64(p.Requests)), p.seq.Load()
 	var once sync.Once
 	return attack.SourceFunc(func(ctx context.Context) (attack.Op, bool) {
 		// Operations waiting for an acknowledgement wake up when the run ends.
 		once.Do(func() { context.AfterFunc(ctx, func() { p.mu.Lock(); p.acked.Broadcast(); p.mu.Unlock() }) })
-		i := p.next.Add(1) - 1
-		if i >= int64(p.Requests) {
+		j := p.next.Add(1) - 1
+		if j >= n {
 			return nil, false
 		}
-		p.tail.gate(ctx, i)
+		p.tail.gate(ctx, j)
 		if ctx.Err() != nil {
 			return nil, false
 		}
-		o := p.op(ctx, i)
+		o := p.op(ctx, p.Shard.Global(j), base)
 		if o == nil {
 			return nil, false
 		}
@@ -421,10 +474,11 @@ type osOp struct {
 // starts an analysis only once its zip was uploaded: a start before that gets a job that can never
 // run), and a result file an acknowledged data point to attach to. While a request that may give
 // it is in flight the operation waits here, outside the attacker's count of requests in flight;
-// when none is, it becomes that request instead. It returns nil when ctx ends while it waits.
-func (p *OpenStudio) op(ctx context.Context, i int64) *osOp {
+// when none is, it becomes that request instead. It returns nil when ctx ends while it waits. i
+// is the request's index in the whole load; its seq follows the setup's (base).
+func (p *OpenStudio) op(ctx context.Context, i, base int64) *osOp {
 	a := p.analyses[int(i)%len(p.analyses)]
-	seq := p.seq.Add(1)
+	seq := base + 1 + i
 	kind := p.pick(i)
 	p.mu.Lock()
 	for {
@@ -547,6 +601,10 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 	req.Header.Set("Content-Type", o.ctype)
 	req.Header.Set("Accept", "application/json")
 	req.Header.Set("X-Osctl-Nonce", o.rec.Nonce)
+	if o.p.Sending != nil {
+		o.rec.Start = o.p.now()
+		o.p.Sending(o.rec)
+	}
 	return req, nil
 }
 

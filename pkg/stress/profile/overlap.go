@@ -59,11 +59,12 @@ func (p *OpenStudio) newTail() *tail {
 	if wait <= 0 {
 		wait = DefaultTailWait
 	}
-	held := int64(float64(p.Requests) * frac)
+	n := p.Shard.Len(int64(p.Requests)) // this process's part of the load
+	held := int64(float64(n) * frac)
 	if p.Concurrency > 0 {
 		// The first Concurrency requests always go at once: a load of N <= C requests is one
 		// burst, and nothing is held back that the concurrency would have sent.
-		held = min(held, int64(p.Requests-p.Concurrency))
+		held = min(held, n-int64(p.Concurrency))
 	}
 	if frac < 0 || p.effectiveMix().Start == 0 || held < int64(parts) || p.Requests < 3*len(p.analyses) {
 		return nil // no extraction to wait for, or too small a load to split
@@ -71,7 +72,7 @@ func (p *OpenStudio) newTail() *tail {
 	t := &tail{p: p, wait: wait, began: p.now()}
 	size := held / int64(parts)
 	for k := 0; k < parts; k++ {
-		t.bounds = append(t.bounds, int64(p.Requests)-held+int64(k)*size)
+		t.bounds = append(t.bounds, n-held+int64(k)*size)
 		t.gates = append(t.gates, make(chan struct{}))
 	}
 	return t

@@ -18,20 +18,55 @@ import (
 // server answers a missing project or analysis with 200 and null. It also reads every analysis's
 // status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).
 func (p *OpenStudio) Readback(ctx context.Context) {
+	plan := ReadbackPlan{Project: p.Project, Analyses: p.analyses}
+	p.mu.Lock()
+	for _, d := range p.createdDP {
+		plan.DataPoints = append(plan.DataPoints, d.id)
+	}
+	p.mu.Unlock()
+	p.ReadbackOf(ctx, plan)
+}
+
+// ReadbackPlan is what a run reads back: its project, its analyses (and their status.json) and
+// the data points it created.
+type ReadbackPlan struct {
+	Project    string   `json:"project,omitempty"`
+	Analyses   []string `json:"analyses,omitempty"`
+	DataPoints []string `json:"data_points,omitempty"`
+}
+
+// PlanReadback is the read-back of a run from its records: the project and analyses its setup
+// created, and every data point an acknowledged create answered.
+func PlanReadback(s SetupState, recs []history.Record) ReadbackPlan {
+	plan := ReadbackPlan{Project: s.Project, Analyses: s.Analyses}
+	for i := range recs {
+		r := &recs[i]
+		if r.Kind != history.KindRequest || r.Op != history.OpCreateDataPoint || !r.Applied() {
+			continue
+		}
+		id := r.ID
+		if r.Returned != "" {
+			id = r.Returned
+		}
+		plan.DataPoints = append(plan.DataPoints, id)
+	}
+	return plan
+}
+
+// ReadbackOf reads plan's records back, as Readback does.
+func (p *OpenStudio) ReadbackOf(ctx context.Context, plan ReadbackPlan) {
 	type item struct{ kind, path, id string }
 	var items []item
-	if p.Project != "" {
-		items = append(items, item{"project", "/projects/" + url.PathEscape(p.Project) + ".json", p.Project})
+	if plan.Project != "" {
+		items = append(items, item{"project", "/projects/" + url.PathEscape(plan.Project) + ".json", plan.Project})
 	}
-	for _, a := range p.analyses {
+	for _, a := range plan.Analyses {
 		items = append(items, item{"analysis", "/analyses/" + url.PathEscape(a) + ".json", a})
 		items = append(items, item{history.ReadbackStatus, statusPath(a), a})
 	}
-	p.mu.Lock()
-	for _, d := range p.createdDP {
-		items = append(items, item{"data_point", "/data_points/" + url.PathEscape(d.id) + ".json", d.id})
+	for _, d := range plan.DataPoints {
+		items = append(items, item{"data_point", "/data_points/" + url.PathEscape(d) + ".json", d})
 	}
-	p.mu.Unlock()
 	p.parallel(ctx, len(items), func(i int) {
 		it := items[i]
 		rec := &history.Record{Kind: history.KindReadback, Op: it.kind, ID: it.id, Path: it.path}
@@ -163,10 +198,17 @@ type SettleResult struct {
 // fingerprints (a cheap listing of the run's files) in a row. It polls every interval. Without a
 // fingerprint the files count as quiet once no job is queued.
 func (p *OpenStudio) Settle(ctx context.Context, timeout, interval time.Duration, fingerprint func(context.Context) (string, error)) SettleResult {
+	return SettleWith(ctx, timeout, interval, p.now, p.JobCounts, fingerprint)
+}
+
+// SettleWith is Settle with the jobs listed and queued counted by jobCounts (osctl stress
+// --workers reads them in a worker pod) and the clock now.
+func SettleWith(ctx context.Context, timeout, interval time.Duration, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
+	fingerprint func(context.Context) (string, error)) SettleResult {
 	if interval <= 0 {
 		interval = time.Second
 	}
-	begin := p.now()
+	begin := now()
 	deadline := time.NewTimer(timeout)
 	defer deadline.Stop()
 	res := SettleResult{}
@@ -174,7 +216,7 @@ func (p *OpenStudio) Settle(ctx context.Context, timeout, interval time.Duration
 	for {
 		res.Rounds++
 		if res.Rounds == 1 || res.Queued > 0 {
-			res.Jobs, res.Queued = p.jobCounts(ctx)
+			res.Jobs, res.Queued = jobCounts(ctx)
 		}
 		if fingerprint == nil {
 			res.Quiet = res.Queued == 0
@@ -198,12 +240,13 @@ func (p *OpenStudio) Settle(ctx context.Context, timeout, interval time.Duration
 		}
 		break
 	}
-	res.Waited = p.now().Sub(begin)
+	res.Waited = now().Sub(begin)
 	return res
 }
 
-// jobCounts reads every analysis's status.json: the jobs listed and how many are queued.
-func (p *OpenStudio) jobCounts(ctx context.Context) (jobs, queued int) {
+// JobCounts reads every analysis's status.json: the jobs listed and how many are queued (a status
+// that cannot be read counts as one queued: not settled yet).
+func (p *OpenStudio) JobCounts(ctx context.Context) (jobs, queued int) {
 	counts := make([][2]int, len(p.analyses))
 	p.parallel(ctx, len(p.analyses), func(i int) {
 		_, body, errS := p.get(ctx, i, statusPath(p.analyses[i]))

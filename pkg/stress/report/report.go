@@ -83,7 +83,8 @@ type Target = history.TargetInfo
 
 // WorkerSummary is one in-cluster load worker's share of a run: its pod, what it sent, how much
 // was acknowledged, its throughput and 99th percentile latency, and its requests that got no
-// answer (transport errors and timeouts). Lost is true when the worker died before it finished.
+// answer (transport errors and timeouts). Lost is true when the worker died before it finished
+// (Reason says how). CPU and MaxRSS are what the worker process used (CPU seconds, bytes).
 type WorkerSummary struct {
 	Index        int     `json:"index"`
 	Pod          string  `json:"pod"`
@@ -93,6 +94,9 @@ type WorkerSummary struct {
 	P99          float64 `json:"p99_ms"`
 	Errors       int64   `json:"errors"`
 	Lost         bool    `json:"lost,omitempty"`
+	Reason       string  `json:"reason,omitempty"`
+	CPU          float64 `json:"cpu_s,omitempty"`
+	MaxRSS       int64   `json:"max_rss_bytes,omitempty"`
 }
 
 // WorkerWait is one held-back part of the load (history.WorkerWait).

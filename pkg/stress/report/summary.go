@@ -19,7 +19,8 @@ func (r *Report) Headline() string {
 }
 
 // Summary is the report's summary table: requests, outcomes, statuses, latency, each operation,
-// extractions, worker waits, contention, the workload and the findings by kind.
+// extractions, worker waits, contention, the workload, each in-cluster load worker and the
+// findings by kind.
 func (r *Report) Summary() []Row {
 	var rows []Row
 	row := func(k, format string, a ...any) { rows = append(rows, Row{k, fmt.Sprintf(format, a...)}) }
@@ -54,6 +55,13 @@ func (r *Report) Summary() []Row {
 	}
 	if w := r.Workload; w != nil {
 		row("workload", "%s/%s %s, %d replicas", w.Namespace, w.Deployment, w.Image, w.Replicas)
+	}
+	for _, w := range r.Workers {
+		lost := ""
+		if w.Lost {
+			lost = ", LOST: " + w.Reason
+		}
+		row(fmt.Sprintf("  worker %d", w.Index), "%s: %d sent, %d acknowledged, %.0f req/s, p99 %.1fms, %d errors%s", w.Pod, w.Sent, w.Acknowledged, w.Throughput, w.P99, w.Errors, lost)
 	}
 	kinds := []string{}
 	for k, n := range r.FindingCounts {

@@ -1,0 +1,74 @@
+package stress
+
+import (
+	"context"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+)
+
+// A Fleet sends everything of a run that talks to the targets: the probe, the setup, the load,
+// the polls of the settle step and the read-backs. Run uses a Worker in this process unless
+// Deps.Fleet is set (pkg/stress/workers drives load workers in pods, each a Worker); the rest of
+// the run (the history, the files settling, the state, the verdict) is the same either way.
+// Records go to the Recorder each call is given, and must be safe to pass concurrently.
+type Fleet interface {
+	// Probe asks every target what it is (GET /status; not for the http profile, whose targets
+	// are routes). A target that does not answer is an error.
+	Probe(ctx context.Context) (*Probe, error)
+	// CheckJobs sends the jobs profile's GET /v1/jobs with the run's headers before anything is
+	// submitted (a refused token is a *profile.AuthError).
+	CheckJobs(ctx context.Context) error
+	// Setup creates what the load needs: the openstudio profile's project, analyses and seeds.
+	Setup(ctx context.Context, rec profile.Recorder) (*Setup, error)
+	// Load sends the load from the setup and says how it went. When ctx ends the load stops and
+	// Load returns what was sent.
+	Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error)
+	// JobCounts reads the status.json of the run's analyses: the jobs listed, and how many are
+	// still queued (openstudio).
+	JobCounts(ctx context.Context) (jobs, queued int)
+	// Readback reads the run's records back through the API (openstudio).
+	Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error
+}
+
+// Probe is what the targets said they are, in the order of Config.Targets (zero for the http
+// profile), and the open-files limit the load runs with.
+type Probe struct {
+	Targets   []profile.ServerStatus `json:"targets"`
+	FileLimit uint64                 `json:"open_files_limit,omitempty"`
+	Notices   []string               `json:"notices,omitempty"`
+}
+
+// Setup is what the load starts from: what the targets said, and what the openstudio setup
+// created (nil for the other profiles).
+type Setup struct {
+	Targets    []profile.ServerStatus `json:"targets"`
+	OpenStudio *profile.SetupState    `json:"openstudio,omitempty"`
+}
+
+// Load is how the load went.
+type Load struct {
+	Stats *attack.Stats
+	// Tail says how the held-back parts of an openstudio load waited for the target's workers.
+	Tail []profile.TailRelease
+	// Jobs says what following the jobs saw (jobs profile); Refused is set when the service
+	// refused the token during the load.
+	Jobs    profile.JobsSummary
+	Refused *profile.AuthError
+	Notices []string
+	// Workers are the load workers' own figures (osctl stress --workers; nil for one process),
+	// and Lost says why some of them did not finish (the run is then partial).
+	Workers []history.LoadWorker
+	Lost    string
+}
+
+// LoadObserver hears how the load goes. Done is called with how many more load requests ended
+// (one at a time here, in batches from load workers); Sending with each request's record as it
+// is about to be sent (openstudio and jobs), Phase as following the jobs begins. Every field may
+// be nil.
+type LoadObserver struct {
+	Done    func(n int64)
+	Sending profile.Recorder
+	Phase   func(phase, line string)
+}

@@ -1,0 +1,272 @@
+package stress
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"sync"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
+)
+
+// Worker is the part of a run that talks to the targets, in one process: what a local run does
+// itself, and what each load worker of osctl stress --workers does in its pod for its shard of
+// the load. It is a Fleet of one.
+type Worker struct {
+	cfg         Config
+	shard       profile.Shard
+	concurrency int
+	rate        float64
+	now         func() time.Time
+	conns       attack.Client
+	client      profile.Doer
+	closers     []func()
+
+	mu      sync.Mutex
+	rec     profile.Recorder
+	targets []profile.Target
+	os      *profile.OpenStudio
+	jobs    *profile.Jobs
+}
+
+// WorkerDeps are what a Worker talks through; every field may be left zero (Deps has them).
+type WorkerDeps struct {
+	Conns  attack.Client
+	Client profile.Doer
+	Now    func() time.Time
+}
+
+// NewWorker returns the Worker that sends shard's part of cfg's run: the shard's part of the
+// concurrency and of the rate (Shard.Split; the rate evenly), its part of the requests. Close it
+// when done.
+func NewWorker(cfg Config, shard profile.Shard, d WorkerDeps) (*Worker, error) {
+	if err := cfg.Check(); err != nil {
+		return nil, err
+	}
+	cfg = cfg.WithDefaults()
+	if shard.Count < 1 {
+		shard.Count = 1
+	}
+	if shard.Index < 0 || shard.Index >= shard.Count {
+		return nil, configErr("worker %d of %d: no such worker", shard.Index, shard.Count)
+	}
+	w := &Worker{cfg: cfg, shard: shard, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
+		now: d.Now, conns: d.Conns, client: d.Client}
+	if w.now == nil {
+		w.now = time.Now
+	}
+	if w.conns == nil {
+		c := attack.NewConns(w.concurrency, cfg.Timeout)
+		w.conns, w.closers = c, append(w.closers, c.Close)
+	}
+	if w.client == nil {
+		c := attack.NewClient(w.concurrency, cfg.Timeout)
+		w.client, w.closers = c, append(w.closers, c.CloseIdleConnections)
+	}
+	return w, nil
+}
+
+// Close releases the Worker's connections.
+func (w *Worker) Close() {
+	for _, c := range w.closers {
+		c()
+	}
+	w.closers = nil
+}
+
+// Concurrency is the Worker's part of the run's concurrency.
+func (w *Worker) Concurrency() int { return w.concurrency }
+
+func (w *Worker) record(r *history.Record) {
+	w.mu.Lock()
+	rec := w.rec
+	w.mu.Unlock()
+	if rec != nil {
+		rec(r)
+	}
+}
+
+func (w *Worker) recordTo(rec profile.Recorder) {
+	w.mu.Lock()
+	w.rec = rec
+	w.mu.Unlock()
+}
+
+// Probe implements Fleet: it raises the open-files limit for the Worker's connections, then asks
+// each target's GET /status (except for the http profile).
+func (w *Worker) Probe(ctx context.Context) (*Probe, error) {
+	pr := &Probe{}
+	limit, lerr := attack.RaiseFileLimit(uint64(w.concurrency)*uint64(len(w.cfg.Targets)) + 512) // a connection per worker per target
+	pr.FileLimit = limit
+	if lerr != nil {
+		pr.Notices = append(pr.Notices, fmt.Sprintf("%v: expect connection errors past about %d requests in flight", lerr, limit))
+	}
+	var ts []profile.Target
+	for _, u := range w.cfg.Targets {
+		t := profile.Target{URL: u, Reachable: true}
+		if w.cfg.Profile != ProfileHTTP {
+			if t = profile.Probe(ctx, w.client, u); !t.Reachable {
+				return nil, fmt.Errorf("target %s is not reachable: %s", u.Redacted(), t.ProbeErr)
+			}
+		}
+		ts = append(ts, t)
+		pr.Targets = append(pr.Targets, t.Status)
+	}
+	w.setTargets(ts)
+	return pr, nil
+}
+
+func (w *Worker) setTargets(ts []profile.Target) {
+	w.mu.Lock()
+	w.targets = ts
+	w.mu.Unlock()
+}
+
+// targetsOf pairs the run's URLs with what they said.
+func targetsOf(urls []*url.URL, st []profile.ServerStatus) []profile.Target {
+	out := make([]profile.Target, len(urls))
+	for i, u := range urls {
+		out[i] = profile.Target{URL: u, Reachable: true}
+		if i < len(st) {
+			out[i].Status = st[i]
+		}
+	}
+	return out
+}
+
+// startTargets are the indexes of the targets that may receive starts: sandboxes, or any with
+// --allow-start.
+func startTargets(ts []profile.Target, allow bool) []int {
+	var out []int
+	for i, t := range ts {
+		if t.Status.Sandbox || allow {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+func (w *Worker) openStudio() *profile.OpenStudio {
+	cfg := w.cfg
+	p := &profile.OpenStudio{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
+		StartTargets: startTargets(w.targets, cfg.AllowStart), Client: w.client, Record: w.record, Now: w.now, TailWait: cfg.WorkerWait,
+		Concurrency: w.concurrency, Shard: w.shard}
+	if cfg.WorkerWait == 0 {
+		p.TailFraction = -1
+	}
+	return p
+}
+
+func (w *Worker) jobsProfile() *profile.Jobs {
+	cfg := w.cfg
+	return &profile.Jobs{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Client: w.client, Record: w.record, Now: w.now,
+		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: w.shard}
+}
+
+// CheckJobs implements Fleet.
+func (w *Worker) CheckJobs(ctx context.Context) error {
+	return w.jobsProfile().Check(ctx)
+}
+
+// Setup implements Fleet: the openstudio profile creates the project (unless given), the
+// analyses and their seeds; the others have no setup.
+func (w *Worker) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error) {
+	w.recordTo(rec)
+	s := &Setup{}
+	for _, t := range w.targets {
+		s.Targets = append(s.Targets, t.Status)
+	}
+	if w.cfg.Profile != ProfileOpenStudio {
+		return s, nil
+	}
+	w.os = w.openStudio()
+	if err := w.os.Setup(ctx); err != nil {
+		return nil, err
+	}
+	st := w.os.SetupState()
+	s.OpenStudio = &st
+	return s, nil
+}
+
+// Load implements Fleet: the Worker's shard of the load at its part of the concurrency or rate,
+// then (jobs) following every acknowledged job until it ends.
+func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error) {
+	w.recordTo(rec)
+	cfg := w.cfg
+	if w.targets == nil && s != nil {
+		w.setTargets(targetsOf(cfg.Targets, s.Targets))
+	}
+	var (
+		src       attack.Source
+		eventLoop bool
+	)
+	switch cfg.Profile {
+	case ProfileOpenStudio:
+		if w.os == nil {
+			if s == nil || s.OpenStudio == nil {
+				return nil, fmt.Errorf("the openstudio load needs its setup")
+			}
+			w.os = w.openStudio()
+			w.os.Restore(*s.OpenStudio)
+		}
+		w.os.Sending = obs.Sending
+		src = w.os.Source()
+	case ProfileJobs:
+		w.jobs = w.jobsProfile()
+		w.jobs.Sending = obs.Sending
+		src = w.jobs.Source(ctx)
+	default:
+		p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
+			Now: w.now, Shard: w.shard}
+		if rec != nil {
+			p.Record = w.record
+		}
+		src = p.Source()
+		// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
+		eventLoop = p.EventLoopOK()
+	}
+	aopts := attack.Options{Concurrency: w.concurrency, Rate: w.rate, Duration: cfg.Duration, MaxErrorRate: cfg.MaxErrorRate, Now: w.now, EventLoop: eventLoop,
+		// The error rate is judged once as many requests were answered as are in flight at once: the
+		// first burst of a closed loop goes out together, and stopping after its first answers would
+		// stop nothing of it.
+		MinForErrorRate: max(100, w.concurrency)}
+	if obs.Done != nil {
+		aopts.OnDone = func() { obs.Done(1) }
+	}
+	l := &Load{Stats: attack.Run(ctx, w.conns, src, aopts)}
+	switch {
+	case w.os != nil:
+		l.Tail = w.os.TailReleases()
+	case w.jobs != nil:
+		if l.Stats.Stopped != attack.StopInterrupted && obs.Phase != nil {
+			obs.Phase(PhaseFollow, "following the jobs until they end")
+		}
+		w.jobs.Wait()
+		l.Refused, l.Jobs = w.jobs.Refused(), w.jobs.Summary()
+	}
+	return l, nil
+}
+
+// JobCounts implements Fleet.
+func (w *Worker) JobCounts(ctx context.Context) (jobs, queued int) {
+	if w.os == nil {
+		return 0, 0
+	}
+	return w.os.JobCounts(ctx)
+}
+
+// Readback implements Fleet.
+func (w *Worker) Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error {
+	w.recordTo(rec)
+	if w.os == nil {
+		return fmt.Errorf("no openstudio load to read back")
+	}
+	w.os.ReadbackOf(ctx, plan)
+	return nil
+}
+
+// Profile is the run's profile.
+func (w *Worker) Profile() string { return w.cfg.Profile }
