@@ -199,6 +199,9 @@ type Footer struct {
 	SettleWait  float64      `json:"settle_wait_s,omitempty"`
 	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
 	Workload    *Workload    `json:"workload,omitempty"`
+	// StateRead is when the run began reading the state it judges (openstudio: the files), so
+	// that the report marks that moment on its timelines.
+	StateRead time.Time `json:"state_read,omitzero"`
 }
 
 // WorkerWait is one held-back part of an openstudio load: how far into the run it was released,

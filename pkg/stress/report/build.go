@@ -27,8 +27,13 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
 		r.Notices, r.SettleWait, r.WorkerWaits, r.Workload = f.Notices, f.SettleWait, f.WorkerWaits, f.Workload
+		r.StateRead = f.StateRead
 	}
 	r.ApplyJudgement(j)
+	load := loadRecords(h)
+	r.PerOperation, r.PerTarget = perOperation(h, load), perTarget(load, r.Targets)
+	r.OverTime = overTime(load)
+	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
 	return r
 }
