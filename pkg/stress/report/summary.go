@@ -65,7 +65,7 @@ func (r *Report) Summary() []Row {
 		row("workload", "%s/%s %s, %d replicas", w.Namespace, w.Deployment, w.Image, w.Replicas)
 	}
 	if c := r.CountsLine(); c != "" {
-		row("findings", "%d: %s", len(r.Findings), c)
+		row("findings", "%s", c)
 	} else {
 		row("findings", "none")
 	}
