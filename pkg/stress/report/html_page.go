@@ -37,6 +37,19 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{range .Summary}}<tr><th>{{.Measure}}</th><td>{{redact .Value}}</td></tr>
 {{end}}<tr><th>time</th><td>{{.R.StartedAt.Format "2006-01-02T15:04:05Z07:00"}} to {{.R.FinishedAt.Format "2006-01-02T15:04:05Z07:00"}}{{if not .R.StateRead.IsZero}}; state read at {{.R.StateRead.Format "15:04:05.000"}}{{end}}</td></tr>
 </table>
+<h2 id="findings" data-findings="{{len .R.Findings}}">Findings ({{len .R.Findings}})</h2>
+{{if not .R.Findings}}<p class="nofindings">No findings.</p>
+{{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report (--report, -o json) has every finding.</p>
+<p class="legend">Each bar is one request, on the lane of the target that took it, from when it was sent to when it was answered:
+<span><i class="sw ack"></i>acknowledged</span><span><i class="sw rej"></i>rejected</span><span><i class="sw amb"></i>ambiguous</span><span><i class="sw ctx"></i>another request on the same object</span><span>&#9660; the state holds its bytes</span><span><i class="sw read"></i>the state was read</span>{{if eq .R.Profile "jobs"}}<span><i class="sw above"></i>more jobs surely active than the ceiling</span>{{end}}</p>
+{{range .Groups}}<section class="kind" data-kind="{{.Kind}}" data-count="{{.Count}}"><h3>{{.Kind}} ({{.Count}})</h3>
+<table class="findings"><tr><th>#</th><th>object</th><th>path</th><th>expected</th><th>got</th><th>requests</th></tr>
+{{range .Rows}}<tr id="finding-{{.Index}}"><td>{{.Index}}{{if .Timeline}} <a href="#timeline-{{.Index}}">timeline</a>{{end}}</td><td class="obj">{{.Object}}</td><td class="paths">{{.Paths}}</td><td>{{.Expected}}</td><td>{{.Got}}</td><td class="reqs">{{range .Requests}}{{.}}<br>{{end}}</td></tr>
+{{end}}</table>{{if .More}}<p>and {{.More}} more {{.Kind}} findings in the JSON report</p>{{end}}
+{{range .Figures}}<figure id="timeline-{{.Index}}"><figcaption>Finding {{.Index}}: {{.Caption}}{{if .Omitted}}; {{.Omitted}} other requests on it not drawn{{end}}</figcaption>
+{{.SVG}}</figure>
+{{end}}</section>
+{{end}}{{end}}
 <h2>Over time</h2>
 {{index .Plots "throughput"}}
 <p class="legend"><span><i class="sw amb"></i>ambiguous</span><span><i class="sw rej"></i>rejected (503, other 4xx)</span><span><i class="sw ack"></i>acknowledged</span></p>
@@ -58,18 +71,5 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{range .}}<tr><td>{{.Index}}</td><td>{{.Pod}}</td><td class="n">{{.Sent}}</td><td class="n">{{.Acknowledged}}</td><td class="n">{{f1 .Throughput}}</td><td class="n">{{f1 .P99}}</td><td class="n">{{.Errors}}</td><td>{{if .Lost}}no: the worker died{{else}}yes{{end}}</td></tr>
 {{end}}</table>{{end}}
 {{with .R.Notices}}<h2>Notices</h2><ul>{{range .}}<li>{{redact .}}</li>{{end}}</ul>{{end}}
-<h2 id="findings" data-findings="{{len .R.Findings}}">Findings ({{len .R.Findings}})</h2>
-{{if not .R.Findings}}<p class="nofindings">No findings.</p>
-{{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report (--report, -o json) has every finding.</p>
-<p class="legend">Each bar is one request, on the lane of the target that took it, from when it was sent to when it was answered:
-<span><i class="sw ack"></i>acknowledged</span><span><i class="sw rej"></i>rejected</span><span><i class="sw amb"></i>ambiguous</span><span><i class="sw ctx"></i>another request on the same object</span><span>&#9660; the state holds its bytes</span><span><i class="sw read"></i>the state was read</span>{{if eq .R.Profile "jobs"}}<span><i class="sw above"></i>more jobs surely active than the ceiling</span>{{end}}</p>
-{{range .Groups}}<section class="kind" data-kind="{{.Kind}}" data-count="{{.Count}}"><h3>{{.Kind}} ({{.Count}})</h3>
-<table class="findings"><tr><th>#</th><th>object</th><th>path</th><th>expected</th><th>got</th><th>requests</th></tr>
-{{range .Rows}}<tr id="finding-{{.Index}}"><td>{{.Index}}{{if .Timeline}} <a href="#timeline-{{.Index}}">timeline</a>{{end}}</td><td class="obj">{{.Object}}</td><td class="paths">{{.Paths}}</td><td>{{.Expected}}</td><td>{{.Got}}</td><td class="reqs">{{range .Requests}}{{.}}<br>{{end}}</td></tr>
-{{end}}</table>{{if .More}}<p>and {{.More}} more {{.Kind}} findings in the JSON report</p>{{end}}
-{{range .Figures}}<figure id="timeline-{{.Index}}"><figcaption>Finding {{.Index}}: {{.Caption}}{{if .Omitted}}; {{.Omitted}} other requests on it not drawn{{end}}</figcaption>
-{{.SVG}}</figure>
-{{end}}</section>
-{{end}}{{end}}
 </body></html>
 `
