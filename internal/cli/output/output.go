@@ -99,4 +99,3 @@ func Print(w io.Writer, f Format, v any, table func(io.Writer) error) error {
 		return table(w)
 	}
 }
-

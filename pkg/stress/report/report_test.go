@@ -60,4 +60,3 @@ func TestJUnit(t *testing.T) {
 		t.Fatal("the finding's request is not named")
 	}
 }
-
