@@ -15,6 +15,10 @@ command -v perl >/dev/null || need+=(perl)
 # contrib/rails/osctl_lock.rb and the ```ruby blocks of docs/migration: Debian's ruby and its redis gem.
 command -v ruby >/dev/null || need+=(ruby)
 if ! command -v ruby >/dev/null || ! ruby -e 'require "redis"' 2>/dev/null; then need+=(ruby-redis); fi
+# The browser tests open the HTML reports in headless Chromium (internal/testenv/browser); a font
+# so that their text renders.
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2

@@ -95,7 +95,7 @@ func requestLines(f detect.Finding) []string {
 		holds[s] = true
 	}
 	for _, q := range f.Requests {
-		s := fmt.Sprintf("#%d %s %s..%s HTTP %d %s", q.Seq, q.Op, q.Start.Format("15:04:05.000"), q.End.Format("15:04:05.000"), q.Status, q.Outcome)
+		s := fmt.Sprintf("#%d %s %s–%s %d %s", q.Seq, q.Op, q.Start.Format("15:04:05.000"), q.End.Format("05.000"), q.Status, q.Outcome)
 		if holds[q.Seq] {
 			s += " (the state holds its bytes)"
 		}

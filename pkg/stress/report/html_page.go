@@ -16,7 +16,7 @@ svg.nodata text{font:13px sans-serif;fill:#666}
 figure{margin:.8em 0 1.2em}figcaption{font-size:.9em;color:#444}
 svg.timeline{width:100%;height:auto;display:block;font:10px sans-serif}
 .lane{fill:#fafafa}.lane.odd{fill:#f0f0f0}.lbl{fill:#333}
-rect.ack{fill:#2e7d32}rect.rej{fill:#e69500}rect.amb{fill:#8e24aa}rect.ctx{opacity:.35}
+rect.ack{fill:#2e7d32}rect.rej{fill:#e69500}rect.amb{fill:#8e24aa}rect.ctx{opacity:.3}rect.named{stroke:#000;stroke-width:.7}
 rect.holds{stroke:#000;stroke-width:1.5}.holdmark{fill:#000}
 .above{fill:#c62828;opacity:.15}rect.job{fill:#1565c0;opacity:.8}
 .read{stroke:#1565c0;stroke-width:1.5;stroke-dasharray:4 3}.rd{fill:#1565c0;text-anchor:middle}
@@ -25,7 +25,7 @@ rect.holds{stroke:#000;stroke-width:1.5}.holdmark{fill:#000}
 .sw.ack{background:#2e7d32}.sw.rej{background:#e69500}.sw.amb{background:#8e24aa}.sw.ctx{background:#2e7d32;opacity:.35}
 .sw.p50{background:#1565c0;height:.2em}.sw.p90{background:#ef6c00;height:.2em}.sw.p99{background:#c62828;height:.2em}
 .sw.read{border-left:2px dashed #1565c0;width:0}.sw.above{background:#c62828;opacity:.15}
-table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.reqs{font:12px monospace;word-break:break-all}td.paths{white-space:pre-wrap;max-width:22em}td.reqs{min-width:24em}
+table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.reqs{font:12px monospace;word-break:break-all}td.paths{white-space:pre-wrap;max-width:22em}td.reqs{white-space:nowrap;font-size:11px}
 .nofindings{font-size:1.1em;color:#2e7d32}
 </style></head>
 <body>

@@ -116,7 +116,7 @@ func TestHTMLHooks(t *testing.T) {
 		}
 	}
 	// A mixed extraction marks the uploads whose entries it holds; the state read is marked.
-	if !strings.Contains(s, `class="ack holds"`) || !strings.Contains(s, `class="read"`) {
+	if !strings.Contains(s, `class="ack named holds"`) || !strings.Contains(s, `class="read"`) {
 		t.Errorf("no request marked as held by the state, or no state read")
 	}
 }

@@ -81,7 +81,9 @@ func timelineSVG(t *Timeline, f string) string {
 			w := math.Max(x1-x0, 2)
 			by := ys[i].top + tlLaneP + float64(bar.Row)*(tlRowH+tlRowGap)
 			cls := outcomeClass(bar.Outcome)
-			if !bar.Named {
+			if bar.Named {
+				cls += " named"
+			} else {
 				cls += " ctx"
 			}
 			if bar.Holds {
