@@ -77,7 +77,7 @@ func overTime(load []*history.Record) *Series {
 		return nil
 	}
 	step := stepFor(last.Sub(first))
-	n := int(last.Sub(first)/step) + 1
+	n := max(int((last.Sub(first)+step-1)/step), 1)
 	s := &Series{Began: first, StepS: step.Seconds(), Points: make([]Point, n)}
 	lat := make([][]float64, n)
 	bucket := func(t time.Time) int { return min(max(int(t.Sub(first)/step), 0), n-1) }
