@@ -45,10 +45,12 @@ type pageGroup struct {
 }
 
 type pageFinding struct {
-	Index                        int
-	Object, Paths, Expected, Got string
-	Requests                     []string
-	Timeline                     bool
+	Index                 int
+	Object, Expected, Got string
+	Path                  template.HTML   // the first path
+	More                  []template.HTML // the others, folded under the first
+	Requests              []string
+	Timeline              bool
 }
 
 type pageFigure struct {
@@ -72,8 +74,16 @@ func htmlPage(r *Report, ps plots) pageData {
 			f := r.Findings[i]
 			t := byFinding[i]
 			if k < FindingsPerKindHTML {
-				pg.Rows = append(pg.Rows, pageFinding{Index: i, Object: redact.Text(f.Object), Paths: redact.Text(strings.Join(f.Paths, "\n")),
-					Expected: redact.Text(f.Expected), Got: redact.Text(f.Got), Requests: requestLines(f), Timeline: t != nil})
+				row := pageFinding{Index: i, Object: redact.Text(f.Object), Expected: redact.Text(f.Expected), Got: redact.Text(f.Got),
+					Requests: requestLines(f), Timeline: t != nil}
+				for k, p := range f.Paths {
+					if k == 0 {
+						row.Path = breakable(p)
+					} else {
+						row.More = append(row.More, breakable(p))
+					}
+				}
+				pg.Rows = append(pg.Rows, row)
 			} else {
 				pg.More++
 			}
@@ -86,6 +96,16 @@ func htmlPage(r *Report, ps plots) pageData {
 		d.Groups = append(d.Groups, pg)
 	}
 	return d
+}
+
+// breakable escapes a path and lets the browser break its line after each slash, so that a long
+// path wraps at its directories rather than in the middle of a name.
+func breakable(path string) template.HTML {
+	parts := strings.Split(redact.Text(path), "/")
+	for i, p := range parts {
+		parts[i] = template.HTMLEscapeString(p)
+	}
+	return template.HTML(strings.Join(parts, "/<wbr>"))
 }
 
 func requestLines(f detect.Finding) []string {
@@ -108,5 +128,4 @@ var page = template.Must(template.New("stress").Funcs(template.FuncMap{
 	"pct":    func(f float64) string { return detect.Pct(f) },
 	"f1":     func(f float64) string { return fmt.Sprintf("%.1f", f) },
 	"redact": redact.Text,
-	"lines":  func(s string) []string { return strings.Split(s, "\n") },
 }).Parse(pageTemplate))

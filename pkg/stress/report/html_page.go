@@ -25,7 +25,7 @@ rect.holds{stroke:#000;stroke-width:1.5}.holdmark{fill:#000}
 .sw.ack{background:#2e7d32}.sw.rej{background:#e69500}.sw.amb{background:#8e24aa}.sw.ctx{background:#2e7d32;opacity:.35}
 .sw.p50{background:#1565c0;height:.2em}.sw.p90{background:#ef6c00;height:.2em}.sw.p99{background:#c62828;height:.2em}
 .sw.read{border-left:2px dashed #1565c0;width:0}.sw.above{background:#c62828;opacity:.15}
-table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.reqs{font:12px monospace;word-break:break-all}td.paths{white-space:pre-wrap;max-width:22em}td.reqs{white-space:nowrap;font-size:11px}
+table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.reqs{font:12px monospace}td.obj{word-break:break-all;min-width:9em}td.paths{overflow-wrap:anywhere;min-width:14em;max-width:24em}td.txt{min-width:10em}td.reqs{white-space:nowrap;font-size:11px}summary{color:#1565c0;cursor:pointer}
 .nofindings{font-size:1.1em;color:#2e7d32}
 </style></head>
 <body>
@@ -44,7 +44,7 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 <span><i class="sw ack"></i>acknowledged</span><span><i class="sw rej"></i>rejected</span><span><i class="sw amb"></i>ambiguous</span><span><i class="sw ctx"></i>another request on the same object</span><span>&#9660; the state holds its bytes</span><span><i class="sw read"></i>the state was read</span>{{if eq .R.Profile "jobs"}}<span><i class="sw above"></i>more jobs surely active than the ceiling</span>{{end}}</p>
 {{range .Groups}}<section class="kind" data-kind="{{.Kind}}" data-count="{{.Count}}"><h3>{{.Kind}} ({{.Count}})</h3>
 <table class="findings"><tr><th>#</th><th>object</th><th>path</th><th>expected</th><th>got</th><th>requests</th></tr>
-{{range .Rows}}<tr id="finding-{{.Index}}"><td>{{.Index}}{{if .Timeline}} <a href="#timeline-{{.Index}}">timeline</a>{{end}}</td><td class="obj">{{.Object}}</td><td class="paths">{{.Paths}}</td><td>{{.Expected}}</td><td>{{.Got}}</td><td class="reqs">{{range .Requests}}{{.}}<br>{{end}}</td></tr>
+{{range .Rows}}<tr id="finding-{{.Index}}"><td>{{.Index}}{{if .Timeline}} <a href="#timeline-{{.Index}}">timeline</a>{{end}}</td><td class="obj">{{.Object}}</td><td class="paths">{{.Path}}{{with .More}}<details><summary>and {{len .}} more</summary>{{range .}}{{.}}<br>{{end}}</details>{{end}}</td><td class="txt">{{.Expected}}</td><td class="txt">{{.Got}}</td><td class="reqs">{{range .Requests}}{{.}}<br>{{end}}</td></tr>
 {{end}}</table>{{if .More}}<p>and {{.More}} more {{.Kind}} findings in the JSON report</p>{{end}}
 {{range .Figures}}<figure id="timeline-{{.Index}}"><figcaption>Finding {{.Index}}: {{.Caption}}{{if .Omitted}}; {{.Omitted}} other requests on it not drawn{{end}}</figcaption>
 {{.SVG}}</figure>
