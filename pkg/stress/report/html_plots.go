@@ -6,6 +6,7 @@ import (
 	"html"
 	"image/color"
 	"math"
+	"strconv"
 	"time"
 
 	"gonum.org/v1/plot"
@@ -50,6 +51,20 @@ func makePlots(r *Report) (plots, error) {
 func timeAxis(p *plot.Plot, s *Series) {
 	p.X.Label.Text = fmt.Sprintf("seconds since the load began (buckets of %s)", time.Duration(s.StepS*float64(time.Second)))
 	p.X.Min, p.X.Max = 0, float64(len(s.Points))*s.StepS
+	p.X.Tick.Marker = shortTicks{}
+}
+
+// shortTicks are gonum's default ticks labelled without trailing zeros: 500, not 500.00.
+type shortTicks struct{}
+
+func (shortTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := plot.DefaultTicks{}.Ticks(lo, hi)
+	for i := range ts {
+		if ts[i].Label != "" {
+			ts[i].Label = strconv.FormatFloat(math.Round(ts[i].Value*1e6)/1e6, 'f', -1, 64)
+		}
+	}
+	return ts
 }
 
 // stepLine is a filled step line of ys over a series' buckets.
@@ -193,6 +208,7 @@ func inFlightSVG(s *Series, samples []attack.Sample, began time.Time) (string, e
 		return noData("inflight", "Requests in flight"), nil
 	}
 	p.Y.Min = 0
+	p.Y.Tick.Marker = shortTicks{}
 	return render(p, "inflight", n)
 }
 
