@@ -163,3 +163,36 @@ func TestHTMLCleanRun(t *testing.T) {
 		t.Fatalf("plots missing")
 	}
 }
+
+// TestHTMLWorkers: an in-cluster run's workers get a table, one row each, a lost one said so; a
+// run without workers has no such table.
+func TestHTMLWorkers(t *testing.T) {
+	r := build(synthetic(300, 3))
+	_, doc := writePage(t, r)
+	if hasID(doc, "workers") {
+		t.Fatalf("a run without workers has a workers table")
+	}
+	r.Workers = []WorkerSummary{
+		{Index: 0, Pod: "osctl-stress-w-0", Sent: 150, Acknowledged: 149, Throughput: 50.5, P99: 12.5, Errors: 1},
+		{Index: 1, Pod: "osctl-stress-w-1", Sent: 90, Acknowledged: 90, Throughput: 30, P99: 9, Lost: true},
+	}
+	s, doc := writePage(t, r)
+	if !hasID(doc, "workers") {
+		t.Fatalf("no workers table")
+	}
+	for _, want := range []string{"<td>osctl-stress-w-0</td><td class=\"n\">150</td><td class=\"n\">149</td><td class=\"n\">50.5</td>",
+		"<td>osctl-stress-w-1</td>", "no: the worker died"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("the workers table lacks %q", want)
+		}
+	}
+}
+
+func hasID(doc *html.Node, id string) bool {
+	for _, n := range all(doc, "id") {
+		if v, _ := attr(n, "id"); v == id {
+			return true
+		}
+	}
+	return false
+}
