@@ -5,7 +5,8 @@
 #  2. three sandbox replicas without locking: osctl stress finds the races.
 #  3. the same with Redis locks (--hold): osctl locks inspect shows who holds what.
 #  4. a clean, conclusive run with Redis locks.
-# Leaves no process behind and removes the sandboxes' state directories; reports go to reports/demo/.
+# Leaves no process behind and removes the sandboxes' state directories; reports go to reports/demo/,
+# and it ends by naming the two HTML reports.
 # DEMO_REQUESTS and DEMO_CONCURRENCY size the stress runs (default 10000 / 2000).
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -105,5 +106,7 @@ expect 0 "$OSCTL" stress --profile openstudio --target "$TARGETS" --state-dir "$
 stop_sandbox
 
 bold "Reports"
-ls -1 "$OUT"/*.json "$OUT"/*.html "$OUT"/*.xml 2>/dev/null
-echo "open $OUT/none.html to see the races, $OUT/redlock.html for the clean run"
+ls -1 "$OUT"/*.json "$OUT"/*.xml 2>/dev/null
+echo "HTML reports (one file each, open them from disk):"
+echo "  $OUT/none.html     the races of step 2, each with its race timeline"
+echo "  $OUT/redlock.html  the clean, conclusive run of step 4"

@@ -17,6 +17,10 @@ command -v ruby >/dev/null || need+=(ruby)
 if ! command -v ruby >/dev/null || ! ruby -e 'require "redis"' 2>/dev/null; then need+=(ruby-redis); fi
 # The PromQL rollout gate and locks serve-metrics tests: a real Prometheus; the package ships promtool.
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then need+=(prometheus); fi
+# The browser tests open the HTML reports in headless Chromium (internal/testenv/browser); a font
+# so that their text renders.
+command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
+[ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2

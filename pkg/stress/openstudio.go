@@ -68,6 +68,7 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 		r.notice("no --state-dir or --state-pod: the files were not judged, only the records")
 		return nil, settled, nil
 	}
+	f.StateRead = r.d.Now().UTC()
 	st, err := r.d.State.Read(ctx, dirs())
 	if err != nil {
 		return nil, settled, fmt.Errorf("reading the state: %v", err)

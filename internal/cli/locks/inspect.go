@@ -112,7 +112,7 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 			case <-t.C:
 			}
 		}
-		if opts.IO.IsStdoutTTY() && opts.Format == output.Table {
+		if opts.IO.IsStdoutTTY() && opts.Format.IsTable() {
 			fmt.Fprint(opts.IO.Out, "\033[H\033[2J") // a terminal shows the latest refresh only
 		}
 		fmt.Fprintf(opts.IO.ErrOut, "--- %s (every %v; Ctrl-C to stop)\n", opts.Now().UTC().Format(time.RFC3339), opts.Watch)
@@ -173,7 +173,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		if err := output.Print(f.IO.Out, opts.Format, rep, func(w io.Writer) error { return inspectTable(w, views) }); err != nil {
 			return err
 		}
-		if opts.Format == output.Table && len(views) == 0 {
+		if opts.Format.IsTable() && len(views) == 0 {
 			what := "locks"
 			if opts.StaleOnly {
 				what = "stale locks"

@@ -8,9 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 )
@@ -24,9 +21,14 @@ const (
 	JSON  Format = "json"
 	YAML  Format = "yaml"
 	JSONL Format = "jsonl" // one JSON object per line, for large streamed results
+	// Wide is the table with nothing cut, even on a terminal (as kubectl's -o wide shows more).
+	Wide Format = "wide"
 )
 
-var formats = []Format{Table, JSON, YAML, JSONL}
+var formats = []Format{Table, Wide, JSON, YAML, JSONL}
+
+// IsTable reports whether f prints a table for people (table or wide).
+func (f Format) IsTable() bool { return f == "" || f == Table || f == Wide }
 
 // String implements pflag.Value.
 func (f *Format) String() string {
@@ -65,12 +67,13 @@ func AddFlag(cmd *cobra.Command, f *Format) {
 	}
 	cmd.Flags().VarP(f, "output", "o", "output format: "+joinFormats())
 	_ = cmd.RegisterFlagCompletionFunc("output", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"table", "json", "yaml", "jsonl"}, cobra.ShellCompDirectiveNoFileComp
+		return []string{"table", "wide", "json", "yaml", "jsonl"}, cobra.ShellCompDirectiveNoFileComp
 	})
 }
 
-// Print writes v in format f. For Table it calls table, which writes a human view of v; the value
-// itself is a pkg type with json tags. JSONL writes v as one line.
+// Print writes v in format f. For Table it calls table, which writes a human view of v that fits
+// a terminal's width (Width); for Wide the same view, with nothing cut. The value itself is a pkg
+// type with json tags. JSONL writes v as one line.
 func Print(w io.Writer, f Format, v any, table func(io.Writer) error) error {
 	switch f {
 	case JSON:
@@ -90,31 +93,9 @@ func Print(w io.Writer, f Format, v any, table func(io.Writer) error) error {
 		if table == nil {
 			return json.NewEncoder(w).Encode(v)
 		}
+		if f == Wide {
+			w = Whole(w)
+		}
 		return table(w)
 	}
-}
-
-// NewTable returns a borderless, parseable table with the given header.
-func NewTable(w io.Writer, header ...string) *tablewriter.Table {
-	t := tablewriter.NewTable(w,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{
-			Borders: tw.BorderNone,
-			Symbols: tw.NewSymbols(tw.StyleNone),
-			Settings: tw.Settings{
-				Separators: tw.Separators{BetweenRows: tw.Off, BetweenColumns: tw.Off},
-				Lines:      tw.Lines{ShowHeaderLine: tw.Off},
-			},
-		})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignment(tw.AlignLeft),
-		tablewriter.WithRowAlignment(tw.AlignLeft),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithTrimSpace(tw.Off),
-	)
-	h := make([]any, len(header))
-	for i, s := range header {
-		h[i] = s
-	}
-	t.Header(h...)
-	return t
 }

@@ -73,7 +73,7 @@ func finish(streams *cmdutil.IOStreams, c *Common, r *Report, runErr error) erro
 		r.Results = []Item{}
 	}
 	// A table with nothing in it but the error would repeat the error line Main prints.
-	onlyErr := len(r.Results) == 0 && len(r.Skipped) == 0 && runErr != nil && (c.Format == "" || c.Format == output.Table)
+	onlyErr := len(r.Results) == 0 && len(r.Skipped) == 0 && runErr != nil && c.Format.IsTable()
 	if !onlyErr {
 		if err := output.Print(streams.Out, c.Format, r, func(w io.Writer) error { return printTable(w, r) }); err != nil {
 			return err
@@ -134,6 +134,7 @@ func printTable(w io.Writer, r *Report) error {
 			return err
 		}
 	}
+	// Fixes, skips and errors wrap within a terminal's width; elsewhere each stays on one line.
 	var fixes []string
 	seen := map[string]bool{}
 	for _, it := range r.Results {
@@ -145,16 +146,19 @@ func printTable(w io.Writer, r *Report) error {
 			continue
 		}
 		seen[k] = true
-		fixes = append(fixes, fmt.Sprintf("  %s (%s): %s", it.ID, it.Subject, it.Fix))
+		fixes = append(fixes, fmt.Sprintf("%s (%s): %s", it.ID, it.Subject, it.Fix))
 	}
 	if len(fixes) > 0 {
-		fmt.Fprintf(w, "\nFixes:\n%s\n", strings.Join(fixes, "\n"))
+		fmt.Fprint(w, "\nFixes:\n")
+		for _, f := range fixes {
+			output.Fprintw(w, f, "  ", "      ")
+		}
 	}
 	for _, s := range r.Skipped {
-		fmt.Fprintf(w, "skipped %s: %s\n", s.Check, s.Reason)
+		output.Fprintw(w, fmt.Sprintf("skipped %s: %s", s.Check, s.Reason), "", "  ")
 	}
 	for _, s := range r.Errors {
-		fmt.Fprintf(w, "could not run %s: %s\n", s.Check, s.Reason)
+		output.Fprintw(w, fmt.Sprintf("could not run %s: %s", s.Check, s.Reason), "", "  ")
 	}
 	s := r.Summary
 	verdict := "PASS"

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/browser"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/report"
@@ -157,11 +158,22 @@ func readHistory(t *testing.T, path string) *history.History {
 func TestJobsDoneWhenRacy(t *testing.T) {
 	t.Parallel()
 	sb := sandboxenv.Start(t, append([]string{"--queue", "local"}, section4...)...)
-	hist := filepath.Join(t.TempDir(), "racy.jsonl")
-	r := runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: "+jobsToken)...)
+	dir := t.TempDir()
+	hist, page := filepath.Join(dir, "racy.jsonl"), filepath.Join(dir, "racy.html")
+	r := runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: "+jobsToken, "--html", page)...)
 	rep := jobsReport(t, r)
 	if r.code != 1 || rep.Verdict != "races" || rep.FindingCounts["ceiling"] == 0 || len(rep.FindingCounts) != 1 {
 		t.Fatalf("racy: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	}
+	// The HTML report, in headless Chromium: the ceiling findings' timelines mark the stretches
+	// with more jobs active than the ceiling, and the token is nowhere in the page.
+	if b, err := os.ReadFile(page); err != nil || strings.Contains(string(b), jobsToken) {
+		t.Errorf("the HTML report holds the token (or is missing: %v)", err)
+	}
+	p := browser.Open(t, page)
+	checkPage(t, p, &rep)
+	if n := browser.Eval[int](p, `document.querySelectorAll('svg[data-finding] .above').length`); n == 0 {
+		t.Errorf("no timeline marks a stretch above the ceiling")
 	}
 	t.Logf("racy: exit %d in %v, findings %v", r.code, r.wall.Round(time.Second), rep.FindingCounts)
 	off := runOsctl(t, "stress", "judge", "--history", hist, "-o", "json")

@@ -61,10 +61,10 @@ func runStress(ctx context.Context, o *Options) error {
 		Phase: func(p, line string) {
 			phase.Store(p)
 			if line != "" {
-				fmt.Fprintln(errOut, line)
+				output.Fprintw(errOut, line, "", "  ")
 			}
 		},
-		Notice: func(line string) { fmt.Fprintln(errOut, "notice: "+line) },
+		Notice: func(line string) { output.Fprintw(errOut, "notice: "+line, "", "  ") },
 		Load:   func(total int64) { bar = output.ProgressBar(errOut, o.IO.IsStderrTTY(), total) },
 		Progress: func(n int64) {
 			if bar != nil {
@@ -85,7 +85,7 @@ func runStress(ctx context.Context, o *Options) error {
 		return err
 	}
 	if rep.StopReason == "interrupted" {
-		fmt.Fprintln(errOut, "interrupted: the history and report hold what this run has; the verdict is partial")
+		output.Fprintw(errOut, "interrupted: the history and report hold what this run has; the verdict is partial", "", "  ")
 	}
 	return Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }

@@ -31,6 +31,10 @@ type Finding struct {
 	Requests []RequestRef `json:"requests,omitempty"`
 	Expected string       `json:"expected"`
 	Got      string       `json:"got"`
+	// Holds are the seqs of the requests whose bytes the state holds for this object, when some
+	// do: the uploads a mixed extraction's entries come from, the upload a duplicate result's
+	// file holds.
+	Holds []int64 `json:"holds,omitempty"`
 }
 
 // RequestRef names one request of the history as evidence.
@@ -54,6 +58,14 @@ func ref(r *history.Record) RequestRef {
 		id = r.Job
 	}
 	return RequestRef{Seq: r.Seq, Op: r.Op, Nonce: r.Nonce, Start: r.Start, End: r.End, Status: r.Status, Outcome: r.Outcome, ID: id}
+}
+
+func seqs(rs []*history.Record) []int64 {
+	out := make([]int64, 0, len(rs))
+	for _, r := range rs {
+		out = append(out, r.Seq)
+	}
+	return out
 }
 
 func refs(rs []*history.Record, limit int) []RequestRef {

@@ -102,6 +102,15 @@ type Judgement struct {
 	Extractions  *Extractions   `json:"extractions,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
+	// Thresholds are the ones this verdict applied.
+	Thresholds Thresholds `json:"thresholds"`
+}
+
+// Thresholds are what a clean verdict needed (0: no requirement), and the jobs ceiling.
+type Thresholds struct {
+	MinAcknowledged float64 `json:"min_acknowledged"`
+	MinContended    float64 `json:"min_contended,omitempty"`
+	MaxActive       int     `json:"max_active,omitempty"`
 }
 
 // Judge gives the verdict of a run from its history and (for openstudio) the state it left. A nil
@@ -123,7 +132,8 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if o.MaxActive == 0 {
 		o.MaxActive = h.Header.MaxActive
 	}
-	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{}}
+	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{},
+		Thresholds: Thresholds{MinAcknowledged: o.MinAcknowledged, MinContended: o.MinContended, MaxActive: o.MaxActive}}
 	switch {
 	case o.Partial != nil:
 		j.Partial = *o.Partial

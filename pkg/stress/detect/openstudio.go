@@ -414,7 +414,7 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 		paths = append(paths, missing...)
 	}
 	return append(out, Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
-		Expected: "the entries of exactly one upload", Got: got2})
+		Expected: "the entries of exactly one upload", Got: got2, Holds: seqs(ev[:min(len(ev), 6)])})
 }
 
 func sortedKeys(m map[string]string) []string {
@@ -430,8 +430,14 @@ func judgeResult(id string, ups []*history.Record, st *snapshot.State, files []s
 	var out []Finding
 	acked := applied(ups)
 	if len(acked) > 1 {
-		out = append(out, Finding{Kind: Duplicate, Object: id, Requests: refs(acked, 6),
-			Expected: "one result id per acknowledged upload_file", Got: fmt.Sprintf("%d acknowledged uploads answered with id %s", len(acked), id)})
+		d := Finding{Kind: Duplicate, Object: id, Requests: refs(acked, 6),
+			Expected: "one result id per acknowledged upload_file", Got: fmt.Sprintf("%d acknowledged uploads answered with id %s", len(acked), id)}
+		for _, rec := range acked[:min(len(acked), 6)] {
+			if f, ok := st.Files[resultPath(id, rec.File)]; ok && f.Hash == rec.Hash {
+				d.Holds = append(d.Holds, rec.Seq)
+			}
+		}
+		out = append(out, d)
 	}
 	explained := map[string]bool{}
 	for _, rec := range maybe(ups) {

@@ -104,6 +104,27 @@ type Record struct {
 	Gone   bool    `json:"gone,omitempty"`
 }
 
+// WallClock returns the record with its times as a history file holds them, without the
+// monotonic clock's reading: a duration computed from it equals the one computed from the file,
+// so that a live run's report and `osctl stress judge`'s agree to the nanosecond.
+func (r Record) WallClock() Record {
+	r.Start, r.Intended, r.End = r.Start.Round(0), r.Intended.Round(0), r.End.Round(0)
+	if r.Replay != nil {
+		rp := *r.Replay
+		rp.Start, rp.End = rp.Start.Round(0), rp.End.Round(0)
+		r.Replay = &rp
+	}
+	if r.Runs != nil {
+		runs := make([]StateRun, len(r.Runs))
+		for i, run := range r.Runs {
+			run.FirstStart, run.FirstEnd, run.LastStart, run.LastEnd = run.FirstStart.Round(0), run.FirstEnd.Round(0), run.LastStart.Round(0), run.LastEnd.Round(0)
+			runs[i] = run
+		}
+		r.Runs = runs
+	}
+	return r
+}
+
 // Replay is the replay of one submit (jobs profile).
 type Replay struct {
 	Start   time.Time `json:"start"`
@@ -208,6 +229,9 @@ type Footer struct {
 	Workload    *Workload    `json:"workload,omitempty"`
 	// LoadWorkers are the in-cluster load workers' own figures (osctl stress --workers).
 	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
+	// StateRead is when the run began reading the state it judges (openstudio: the files), so
+	// that the report marks that moment on its timelines.
+	StateRead time.Time `json:"state_read,omitzero"`
 }
 
 // LoadWorker is one in-cluster load worker's share of a run (osctl stress --workers): its pod,

@@ -31,8 +31,13 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 			r.Workers = append(r.Workers, WorkerSummary{Index: w.Index, Pod: w.Pod, Sent: w.Sent, Acknowledged: w.Acknowledged, Throughput: w.Throughput,
 				P99: w.P99, Errors: w.Errors, Lost: w.Lost, Reason: w.Reason, CPU: w.CPU, MaxRSS: w.MaxRSS})
 		}
+		r.StateRead = f.StateRead
 	}
 	r.ApplyJudgement(j)
+	load := loadRecords(h)
+	r.PerOperation, r.PerTarget = perOperation(h, load), perTarget(load, r.Targets)
+	r.OverTime = overTime(load)
+	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
 	return r
 }

@@ -73,9 +73,23 @@ type Report struct {
 	FindingCounts map[string]int   `json:"finding_counts"`
 	Findings      []detect.Finding `json:"findings"`
 	Notices       []string         `json:"notices,omitempty"`
+	// Thresholds are the ones the verdict applied; StateRead is when the run began reading the
+	// state it judged.
+	Thresholds *detect.Thresholds `json:"thresholds,omitempty"`
+	StateRead  time.Time          `json:"state_read_at,omitzero"`
 
 	Timeline  []attack.Sample `json:"in_flight_timeline,omitempty"`
 	Histogram []Bucket        `json:"latency_histogram,omitempty"`
+	// PerOperation and PerTarget break the load requests down by operation and by target
+	// (replica); OverTime is the load in time buckets. All three come from the history's
+	// records (none for an http run without a history).
+	PerOperation []Breakdown `json:"per_operation,omitempty"`
+	PerTarget    []Breakdown `json:"per_target,omitempty"`
+	OverTime     *Series     `json:"over_time,omitempty"`
+
+	// Timelines are the findings' race timelines, which the HTML page draws. They are not in the
+	// JSON report: Build makes them from the history.
+	Timelines []Timeline `json:"-"`
 }
 
 // Target is one target of the run and what it said it is.
@@ -119,6 +133,8 @@ func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.Outcomes, r.AckFraction, r.Contention = j.Outcomes, j.AckFraction, j.Contention
 	r.Operations, r.Extractions = j.Operations, j.Extractions
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
+	th := j.Thresholds
+	r.Thresholds = &th
 	if r.Findings == nil {
 		r.Findings = []detect.Finding{}
 	}

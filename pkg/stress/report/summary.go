@@ -2,8 +2,9 @@ package report
 
 import (
 	"fmt"
-	"sort"
 	"strings"
+
+	"github.com/osctl/osctl/pkg/stress/detect"
 )
 
 // Row is one line of a report's summary table: what it measures, and its value.
@@ -33,8 +34,16 @@ func (r *Report) Summary() []Row {
 	row("outcomes", "%d acknowledged (%.1f%%), %d rejected, %d ambiguous", c.Acknowledged, 100*r.AckFraction, c.Rejected, c.Ambiguous)
 	row("status", "2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors)
 	row("latency", "p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max)
+	lat := map[string]Breakdown{}
+	for _, b := range r.PerOperation {
+		lat[b.Name] = b
+	}
 	for _, op := range r.Operations {
-		row("  "+op.Op, "%d sent: %d acknowledged, %d rejected, %d ambiguous", op.Sent, op.Acknowledged, op.Rejected, op.Ambiguous)
+		l := ""
+		if b, ok := lat[op.Op]; ok && b.Sent > 0 {
+			l = fmt.Sprintf("; p50 %.1fms p99 %.1fms", b.P50, b.P99)
+		}
+		row("  "+op.Op, "%d sent: %d acknowledged, %d rejected, %d ambiguous%s", op.Sent, op.Acknowledged, op.Rejected, op.Ambiguous, l)
 	}
 	if x := r.Extractions; x != nil && (x.Expected > 0 || x.Jobs > 0) {
 		row("extractions", "%d judged, %d not judged (every job still queued); jobs %d: %d ran, %d still queued", x.Judged, x.NotJudged, x.Jobs, x.Ran, x.Queued)
@@ -63,41 +72,18 @@ func (r *Report) Summary() []Row {
 		}
 		row(fmt.Sprintf("  worker %d", w.Index), "%s: %d sent, %d acknowledged, %.0f req/s, p99 %.1fms, %d errors%s", w.Pod, w.Sent, w.Acknowledged, w.Throughput, w.P99, w.Errors, lost)
 	}
-	kinds := []string{}
-	for k, n := range r.FindingCounts {
-		kinds = append(kinds, fmt.Sprintf("%s %d", k, n))
+	if c := r.CountsLine(); c != "" {
+		row("findings", "%s", c)
+	} else {
+		row("findings", "none")
 	}
-	sort.Strings(kinds)
-	if len(kinds) == 0 {
-		kinds = []string{"none"}
-	}
-	row("findings", "%s", strings.Join(kinds, ", "))
 	return rows
 }
 
-// FindingColumns are the columns of FindingRows.
-var FindingColumns = []string{"KIND", "OBJECT", "PATH", "EXPECTED", "GOT", "REQUESTS"}
-
-// FindingRows are the report's first limit findings as table rows (its first path, and how many
-// more; the requests it names).
-func (r *Report) FindingRows(limit int) [][]string {
-	var out [][]string
-	for i, f := range r.Findings {
-		if i == limit {
-			break
-		}
-		path := ""
-		if len(f.Paths) > 0 {
-			path = f.Paths[0]
-			if len(f.Paths) > 1 {
-				path += fmt.Sprintf(" (+%d)", len(f.Paths)-1)
-			}
-		}
-		var reqs []string
-		for _, q := range f.Requests {
-			reqs = append(reqs, fmt.Sprintf("#%d %s %s", q.Seq, q.Op, q.Outcome))
-		}
-		out = append(out, []string{f.Kind, f.Object, path, f.Expected, f.Got, strings.Join(reqs, "; ")})
+func requestsCell(f detect.Finding) string {
+	reqs := make([]string, 0, len(f.Requests))
+	for _, q := range f.Requests {
+		reqs = append(reqs, fmt.Sprintf("#%d %s %s", q.Seq, q.Op, q.Outcome))
 	}
-	return out
+	return strings.Join(reqs, "; ")
 }
