@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 // goList runs `go list -json args...` in the module and decodes its stream of packages.
@@ -47,20 +49,11 @@ type listedPackage struct {
 
 func moduleRoot(t *testing.T) string {
 	t.Helper()
-	dir, err := os.Getwd()
+	dir, err := testenv.ModuleRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("go.mod not found above the test's directory")
-		}
-		dir = parent
-	}
+	return dir
 }
 
 // TestLibrariesKnowNoFlagsOrTests: no package under pkg/ depends, even through another module,

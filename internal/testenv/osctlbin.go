@@ -1,6 +1,7 @@
 package testenv
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -66,4 +67,21 @@ func ModuleRoot() (string, error) {
 		return "", err
 	}
 	return filepath.Dir(strings.TrimSpace(string(out))), nil
+}
+
+// ExitCode is the exit code of a command that ended with err (from exec.Cmd's Run, Wait,
+// Output or CombinedOutput): 0 for nil, the code of an *exec.ExitError, and a failed test for
+// any other error (the command did not run).
+func ExitCode(t testing.TB, err error) int {
+	t.Helper()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return 0
+	case errors.As(err, &ee):
+		return ee.ExitCode()
+	default:
+		t.Fatalf("running osctl: %v", err)
+		return -1
+	}
 }

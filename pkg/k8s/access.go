@@ -9,15 +9,18 @@ import (
 	"k8s.io/client-go/kubernetes"
 )
 
-// Permission is one verb on one resource (group "" is the core group) in a namespace.
+// Permission is one verb on one resource (group "" is the core group), in Namespace or, when
+// Namespace is "", cluster-wide.
 type Permission struct {
 	Verb        string `json:"verb"`
 	Group       string `json:"group"`
 	Resource    string `json:"resource"`
 	Subresource string `json:"subresource,omitempty"`
+	Namespace   string `json:"namespace,omitempty"`
 }
 
-// String names the permission as RBAC rules do: "create pods/exec", "delete jobs.batch".
+// String names the permission as RBAC rules do: "create pods/exec", "delete jobs.batch",
+// "get persistentvolumes (cluster-wide)".
 func (p Permission) String() string {
 	res := p.Resource
 	if p.Subresource != "" {
@@ -26,16 +29,29 @@ func (p Permission) String() string {
 	if p.Group != "" {
 		res += "." + p.Group
 	}
+	if p.Namespace == "" {
+		return p.Verb + " " + res + " (cluster-wide)"
+	}
 	return p.Verb + " " + res
 }
 
-// Missing asks the API server (SelfSubjectAccessReview) whether the caller may do each of perms
-// in namespace ns, and returns those it may not, in order.
-func Missing(ctx context.Context, c kubernetes.Interface, ns string, perms []Permission) ([]Permission, error) {
+// InNamespace returns perms, each in namespace ns.
+func InNamespace(ns string, perms []Permission) []Permission {
+	out := make([]Permission, len(perms))
+	for i, p := range perms {
+		p.Namespace = ns
+		out[i] = p
+	}
+	return out
+}
+
+// Missing asks the API server (SelfSubjectAccessReview) whether the caller may do each of perms,
+// and returns those it may not, in order.
+func Missing(ctx context.Context, c kubernetes.Interface, perms []Permission) ([]Permission, error) {
 	var out []Permission
 	for _, p := range perms {
 		ssar := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
-			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: ns, Verb: p.Verb, Group: p.Group, Resource: p.Resource, Subresource: p.Subresource}}}
+			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: p.Namespace, Verb: p.Verb, Group: p.Group, Resource: p.Resource, Subresource: p.Subresource}}}
 		res, err := c.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, ssar, metav1.CreateOptions{})
 		if err != nil {
 			return nil, fmt.Errorf("checking permissions (SelfSubjectAccessReview): %w", err)

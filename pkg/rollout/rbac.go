@@ -6,36 +6,17 @@ import (
 	"strings"
 
 	authenticationv1 "k8s.io/api/authentication/v1"
-	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/osctl/osctl/pkg/k8s"
 )
 
 // RBACDoc is where the minimal Role and ClusterRole for osctl rollout are documented.
 const RBACDoc = "docs/migration/rbac-rollout.yaml"
 
 // Permission is one verb on one resource, in a namespace or ("" namespace) cluster-wide.
-type Permission struct {
-	Verb        string `json:"verb"`
-	Group       string `json:"group"`
-	Resource    string `json:"resource"`
-	Subresource string `json:"subresource,omitempty"`
-	Namespace   string `json:"namespace,omitempty"`
-}
-
-func (p Permission) String() string {
-	res := p.Resource
-	if p.Subresource != "" {
-		res += "/" + p.Subresource
-	}
-	if p.Group != "" {
-		res += "." + p.Group
-	}
-	if p.Namespace == "" {
-		return p.Verb + " " + res + " (cluster-wide)"
-	}
-	return p.Verb + " " + res
-}
+type Permission = k8s.Permission
 
 // Needs says which parts of a rollout a permission check covers.
 type Needs struct {
@@ -116,18 +97,9 @@ func (e *PermissionError) Error() string {
 // CheckPermissions asks the API server (SelfSubjectAccessReview) whether the caller may do each
 // of perms and returns a *PermissionError listing those it may not.
 func CheckPermissions(ctx context.Context, c kubernetes.Interface, ns string, perms []Permission) error {
-	var missing []Permission
-	for _, p := range perms {
-		ssar := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{
-			ResourceAttributes: &authorizationv1.ResourceAttributes{Namespace: p.Namespace, Verb: p.Verb, Group: p.Group,
-				Resource: p.Resource, Subresource: p.Subresource}}}
-		res, err := c.AuthorizationV1().SelfSubjectAccessReviews().Create(ctx, ssar, metav1.CreateOptions{})
-		if err != nil {
-			return fmt.Errorf("checking permissions (SelfSubjectAccessReview): %w", err)
-		}
-		if !res.Status.Allowed {
-			missing = append(missing, p)
-		}
+	missing, err := k8s.Missing(ctx, c, perms)
+	if err != nil {
+		return err
 	}
 	if len(missing) > 0 {
 		return &PermissionError{User: WhoAmI(ctx, c), Namespace: ns, Missing: missing}

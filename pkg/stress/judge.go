@@ -89,17 +89,7 @@ func Replay(h *history.History) *attack.Stats {
 			r.Err = errors.New(rec.Error)
 		}
 		rs = append(rs, r)
-		outs = append(outs, outcome(rec.Outcome))
+		outs = append(outs, attack.ParseOutcome(rec.Outcome))
 	}
 	return attack.Replay(rs, outs)
-}
-
-func outcome(s string) attack.Outcome {
-	switch s {
-	case history.Acknowledged:
-		return attack.Acknowledged
-	case history.Rejected:
-		return attack.Rejected
-	}
-	return attack.Ambiguous
 }

@@ -134,8 +134,7 @@ func TestUpSaysHowToInstallRedis(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+	if testenv.ExitCode(t, err) != 2 {
 		t.Fatalf("exit %v, want 2; stderr:\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "apt-get install -y redis-server") || stdout.Len() != 0 {
@@ -207,8 +206,7 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 		t.Fatalf("up did not exit after a second SIGINT:\n%s", sb.Stderr())
 	}
 	_, err := sb.Exited()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+	if testenv.ExitCode(t, err) != 130 {
 		t.Fatalf("up exited with %v after a second SIGINT, want exit status 130\n%s", err, sb.Stderr())
 	}
 	errOut := sb.Stderr()

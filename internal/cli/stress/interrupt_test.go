@@ -2,7 +2,6 @@ package stress
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -59,8 +58,7 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 	}
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 130 {
+	if testenv.ExitCode(t, err) != 130 {
 		t.Fatalf("exit %v after the second Ctrl-C, want 130\n%s", err, stderr.String())
 	}
 	if !strings.Contains(stderr.String(), "left undone: the state was not read") {

@@ -2,7 +2,6 @@ package stress
 
 import (
 	"encoding/json"
-	"errors"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -39,13 +38,7 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 				t.Fatalf("the run exited %d, want %d: %v %v", live.code, c.code, live.rep.Verdict, live.rep.Reasons)
 			}
 			out, err := exec.Command(testenv.OsctlBinary(t), "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json").Output()
-			code := 0
-			var ee *exec.ExitError
-			if errors.As(err, &ee) {
-				code = ee.ExitCode()
-			} else if err != nil {
-				t.Fatal(err)
-			}
+			code := testenv.ExitCode(t, err)
 			if code != live.code {
 				t.Fatalf("judge exited %d, the run %d", code, live.code)
 			}

@@ -155,13 +155,7 @@ func judgeEqualsOnline(t *testing.T, sb *sandboxenv.Sandbox, hist string, online
 	bin := testenv.OsctlBinary(t)
 	cmd := exec.Command(bin, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
 	out, err := cmd.Output()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := testenv.ExitCode(t, err)
 	var off report.Report
 	if err := json.Unmarshal(out, &off); err != nil {
 		t.Fatalf("judge printed no JSON: %v: %s", err, out)

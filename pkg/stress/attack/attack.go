@@ -38,6 +38,17 @@ func (o Outcome) String() string {
 	}
 }
 
+// ParseOutcome is the Outcome that String names: "acknowledged", "rejected", else Ambiguous.
+func ParseOutcome(s string) Outcome {
+	switch s {
+	case "acknowledged":
+		return Acknowledged
+	case "rejected":
+		return Rejected
+	}
+	return Ambiguous
+}
+
 // Result is the measurement of one request, handed to the operation's Done.
 type Result struct {
 	Seq      uint64

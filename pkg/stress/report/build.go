@@ -27,10 +27,7 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
 		r.Notices, r.SettleWait, r.WorkerWaits, r.Workload = f.Notices, f.SettleWait, f.WorkerWaits, f.Workload
-		for _, w := range f.LoadWorkers {
-			r.Workers = append(r.Workers, WorkerSummary{Index: w.Index, Pod: w.Pod, Sent: w.Sent, Acknowledged: w.Acknowledged, Throughput: w.Throughput,
-				P99: w.P99, Errors: w.Errors, Lost: w.Lost, Reason: w.Reason, CPU: w.CPU, MaxRSS: w.MaxRSS})
-		}
+		r.Workers = f.LoadWorkers
 		r.StateRead = f.StateRead
 	}
 	r.ApplyJudgement(j)

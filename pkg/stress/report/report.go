@@ -95,23 +95,11 @@ type Report struct {
 // Target is one target of the run and what it said it is.
 type Target = history.TargetInfo
 
-// WorkerSummary is one in-cluster load worker's share of a run: its pod, what it sent, how much
-// was acknowledged, its throughput and 99th percentile latency, and its requests that got no
-// answer (transport errors and timeouts). Lost is true when the worker died before it finished
-// (Reason says how). CPU and MaxRSS are what the worker process used (CPU seconds, bytes).
-type WorkerSummary struct {
-	Index        int     `json:"index"`
-	Pod          string  `json:"pod"`
-	Sent         int64   `json:"sent"`
-	Acknowledged int64   `json:"acknowledged"`
-	Throughput   float64 `json:"throughput_rps"`
-	P99          float64 `json:"p99_ms"`
-	Errors       int64   `json:"errors"`
-	Lost         bool    `json:"lost,omitempty"`
-	Reason       string  `json:"reason,omitempty"`
-	CPU          float64 `json:"cpu_s,omitempty"`
-	MaxRSS       int64   `json:"max_rss_bytes,omitempty"`
-}
+// WorkerSummary is one in-cluster load worker's share of a run, as the history's footer has it:
+// its pod, what it sent, how much was acknowledged, its throughput and 99th percentile latency,
+// its requests that got no answer, what its process used, and whether it was lost before it
+// finished.
+type WorkerSummary = history.LoadWorker
 
 // WorkerWait is one held-back part of the load (history.WorkerWait).
 type WorkerWait = history.WorkerWait

@@ -16,8 +16,8 @@ import (
 // RBACDoc is where the minimal Role for osctl stress --workers is documented.
 const RBACDoc = "docs/migration/rbac-stress-workers.yaml"
 
-// Permissions are what osctl stress --workers needs in the workers' namespace: the same rules,
-// and no more, are in RBACDoc.
+// Permissions are what osctl stress --workers needs in the workers' namespace (k8s.InNamespace):
+// the same rules, and no more, are in RBACDoc.
 var Permissions = []k8s.Permission{
 	{Verb: "create", Group: "batch", Resource: "jobs"},
 	{Verb: "get", Group: "batch", Resource: "jobs"},
@@ -75,7 +75,7 @@ func Start(ctx context.Context, c *k8s.Clients, spec Spec, cfg pstress.Config, o
 		spec.Deadline = DefaultDeadline(cfg)
 	}
 	ns := c.Namespace
-	missing, err := k8s.Missing(ctx, c.Clientset, ns, Permissions)
+	missing, err := k8s.Missing(ctx, c.Clientset, k8s.InNamespace(ns, Permissions))
 	if err != nil {
 		return nil, err
 	}

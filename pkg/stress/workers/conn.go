@@ -229,7 +229,7 @@ func (c *conn) onRecord(t string, r *history.Record) {
 	if load {
 		delete(c.pending, r.Seq)
 		c.results = append(c.results, resultOf(r))
-		c.outs = append(c.outs, outcomeOf(r.Outcome))
+		c.outs = append(c.outs, attack.ParseOutcome(r.Outcome))
 	}
 	rec := c.rec
 	c.mu.Unlock()
@@ -248,16 +248,6 @@ func resultOf(r *history.Record) attack.Result {
 		res.Err = errors.New(r.Error)
 	}
 	return res
-}
-
-func outcomeOf(s string) attack.Outcome {
-	switch s {
-	case history.Acknowledged:
-		return attack.Acknowledged
-	case history.Rejected:
-		return attack.Rejected
-	}
-	return attack.Ambiguous
 }
 
 // observe routes the worker's records, progress and phases.

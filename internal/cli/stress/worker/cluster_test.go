@@ -191,13 +191,7 @@ func (w *world) judgeAgain(t *testing.T, r run, hist string, extra ...string) {
 	t.Helper()
 	cmd := exec.Command(w.bin, append([]string{"stress", "judge", "--history", hist, "-o", "json"}, extra...)...)
 	out, err := cmd.Output()
-	code := 0
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
+	code := testenv.ExitCode(t, err)
 	var off report.Report
 	if err := json.Unmarshal(out, &off); err != nil {
 		t.Fatalf("judge printed no JSON: %v: %s", err, out)
@@ -424,8 +418,7 @@ func TestWorkerPodsNeverReady(t *testing.T) {
 	args := append(w.workerArgs(2), "--worker-ready-timeout", "3s", "--worker-node-selector", "pool=nowhere")
 	cmd := exec.Command(w.bin, append([]string{"stress", "--profile", "http", "--target", "http://127.0.0.1:1/", "--requests", "10"}, args...)...)
 	out, err := cmd.CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+	if testenv.ExitCode(t, err) != 2 {
 		t.Fatalf("exit %v, want 2\n%s", err, out)
 	}
 	for _, want := range []string{"were not ready within 3s", "is not scheduled", "node(s) didn't match Pod's node affinity/selector", "deleted Job " + w.ns} {
@@ -508,8 +501,7 @@ func TestWorkerCannotExec(t *testing.T) {
 	srv := newCounter(t)
 	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
 	out, err := exec.Command(w.bin, args...).CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+	if testenv.ExitCode(t, err) != 2 {
 		t.Fatalf("exit %v, want 2\n%s", err, out)
 	}
 	t.Logf("%s", out)
@@ -543,8 +535,7 @@ func TestWorkerOtherVersion(t *testing.T) {
 	srv := newCounter(t)
 	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
 	out, err := exec.Command(w.bin, args...).CombinedOutput()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+	if testenv.ExitCode(t, err) != 2 {
 		t.Fatalf("exit %v, want 2\n%s", err, out)
 	}
 	t.Logf("%s", out)
