@@ -2,6 +2,7 @@ package stress
 
 import (
 	"encoding/json"
+	"fmt"
 	"os/exec"
 	"path/filepath"
 	"reflect"
@@ -26,7 +27,11 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 		args    []string
 		code    int
 	}{
-		{"racy", []string{"--replicas", "3", "--locking", "none"}, []string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-timeout", "20s"}, 1},
+		// The sandbox's workers never wake (--worker-interval 1h), so that nothing changes the
+		// volume between the run's read and judge's: a job still running when the run read the
+		// state would leave judge a different extraction to judge. The uploads race on the zips.
+		{"racy", []string{"--replicas", "3", "--locking", "none", "--worker-interval", "1h"},
+			[]string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--worker-wait", "0", "--settle-timeout", "5s"}, 1},
 		{"serial with --min-contended 0", []string{"--replicas", "1", "--locking", "redlock"}, []string{"--requests", "60", "--concurrency", "1", "--analyses", "2", "--min-contended", "0"}, 0},
 	}
 	for _, c := range cases {
@@ -67,10 +72,26 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 			}
 			sort.Strings(differ)
 			for _, k := range differ {
-				ja, _ := json.Marshal(a[k])
-				jb, _ := json.Marshal(b[k])
-				t.Errorf("%s differs:\n run:   %.600s\n judge: %.600s", k, ja, jb)
+				va, vb, where := firstDifference(a[k], b[k])
+				ja, _ := json.Marshal(va)
+				jb, _ := json.Marshal(vb)
+				t.Errorf("%s differs%s:\n run:   %.2000s\n judge: %.2000s", k, where, ja, jb)
 			}
 		})
 	}
+}
+
+// firstDifference narrows two differing lists to their first differing element.
+func firstDifference(a, b any) (any, any, string) {
+	la, okA := a.([]any)
+	lb, okB := b.([]any)
+	if !okA || !okB {
+		return a, b, ""
+	}
+	for i := 0; i < len(la) && i < len(lb); i++ {
+		if !reflect.DeepEqual(la[i], lb[i]) {
+			return la[i], lb[i], fmt.Sprintf(" at [%d] (%d and %d elements)", i, len(la), len(lb))
+		}
+	}
+	return len(la), len(lb), " in length"
 }
