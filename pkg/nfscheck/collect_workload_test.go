@@ -83,25 +83,16 @@ spec:
   resources: {requests: {storage: 1Gi}}
 `, sc, pv))
 	}
-	k.Apply(t, ns, fmt.Sprintf(`apiVersion: apps/v1
-kind: Deployment
-metadata: {name: web}
-spec:
-  replicas: %d
-  selector: {matchLabels: {app: web}}
-  template:
-    metadata: {labels: {app: web}}
-    spec:
-      containers:
-      - name: web
-        image: nrel/openstudio-server:3.7.0
-        volumeMounts: [{name: nfs, mountPath: /mnt/openstudio}]
-      - name: sidecar
-        image: busybox
-      volumes:
-      - name: nfs
-        %s
-`, s.replicas, volume))
+	k.Apply(t, ns, testenv.WebDeployment(s.replicas, fmt.Sprintf(`containers:
+- name: web
+  image: nrel/openstudio-server:3.7.0
+  volumeMounts: [{name: nfs, mountPath: /mnt/openstudio}]
+- name: sidecar
+  image: busybox
+volumes:
+- name: nfs
+  %s
+`, volume)))
 	var pods []corev1.Pod
 	testenv.WaitFor(t, 60*time.Second, fmt.Sprintf("%d ready web pods", s.replicas), func() (bool, error) {
 		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})

@@ -1,7 +1,6 @@
 package stress
 
 import (
-	"errors"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
@@ -34,7 +33,7 @@ func Judge(h *history.History, st *snapshot.State, o JudgeOptions) *report.Repor
 // judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).
 func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeOptions) *report.Report {
 	if stats == nil {
-		stats = Replay(h)
+		stats = history.LoadStats(h)
 	}
 	opts := detect.OptionsOf(h)
 	if o.MinAcknowledged != nil {
@@ -69,27 +68,4 @@ func hasLoad(h *history.History) bool {
 		}
 	}
 	return false
-}
-
-// Replay rebuilds the attacker's statistics of a run from its history: one result per load
-// request, with its own times, status, error and outcome.
-func Replay(h *history.History) *attack.Stats {
-	var rs []attack.Result
-	var outs []attack.Outcome
-	for i := range h.Records {
-		rec := &h.Records[i]
-		if rec.Kind != history.KindRequest || rec.Setup {
-			continue
-		}
-		r := attack.Result{Seq: uint64(rec.Seq), Start: rec.Start, End: rec.End, Intended: rec.Start, Status: rec.Status, Timeout: rec.Timeout, Sent: rec.Status != 0}
-		if !rec.Intended.IsZero() {
-			r.Intended = rec.Intended
-		}
-		if rec.Error != "" && rec.Status == 0 {
-			r.Err = errors.New(rec.Error)
-		}
-		rs = append(rs, r)
-		outs = append(outs, attack.ParseOutcome(rec.Outcome))
-	}
-	return attack.Replay(rs, outs)
 }

@@ -261,20 +261,11 @@ func jobRefs(ids []string, submits map[string]*history.Record) []RequestRef {
 // peak returns the most intervals open at once (closed on the left, open on the right), when,
 // and which.
 func peak(iv []interval) (int, time.Time, []string) {
-	type ev struct {
-		t     time.Time
-		delta int
-	}
-	evs := make([]ev, 0, 2*len(iv))
+	evs := make([]edge, 0, 2*len(iv))
 	for _, x := range iv {
-		evs = append(evs, ev{x.s, 1}, ev{x.e, -1})
+		evs = append(evs, edge{x.s, 1}, edge{x.e, -1})
 	}
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t.Equal(evs[j].t) {
-			return evs[i].delta < evs[j].delta // ends before starts at one instant
-		}
-		return evs[i].t.Before(evs[j].t)
-	})
+	sortEdges(evs, true)
 	best, cur := 0, 0
 	var at time.Time
 	for _, e := range evs {
@@ -298,11 +289,7 @@ func longestBelow(iv []interval, from, to time.Time, limit int) (time.Duration, 
 	if limit <= 0 {
 		return 0, from
 	}
-	type ev struct {
-		t     time.Time
-		delta int
-	}
-	var evs []ev
+	var evs []edge
 	cur := 0
 	for _, x := range iv {
 		if !x.e.After(from) || !x.s.Before(to) {
@@ -311,18 +298,13 @@ func longestBelow(iv []interval, from, to time.Time, limit int) (time.Duration, 
 		if !x.s.After(from) {
 			cur++
 		} else {
-			evs = append(evs, ev{x.s, 1})
+			evs = append(evs, edge{x.s, 1})
 		}
 		if x.e.Before(to) {
-			evs = append(evs, ev{x.e, -1})
+			evs = append(evs, edge{x.e, -1})
 		}
 	}
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t.Equal(evs[j].t) {
-			return evs[i].delta > evs[j].delta // starts first: count the worst case
-		}
-		return evs[i].t.Before(evs[j].t)
-	})
+	sortEdges(evs, false) // starts first: count the worst case
 	var best time.Duration
 	var bestAt time.Time
 	start := from

@@ -31,20 +31,11 @@ func SurelyActive(h *history.History) []Span {
 
 // Above returns the stretches during which more than n of spans are open at once, in time order.
 func Above(spans []Span, n int) []Span {
-	type ev struct {
-		t     time.Time
-		delta int
-	}
-	evs := make([]ev, 0, 2*len(spans))
+	evs := make([]edge, 0, 2*len(spans))
 	for _, s := range spans {
-		evs = append(evs, ev{s.Start, 1}, ev{s.End, -1})
+		evs = append(evs, edge{s.Start, 1}, edge{s.End, -1})
 	}
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t.Equal(evs[j].t) {
-			return evs[i].delta < evs[j].delta // ends before starts at one instant, as peak counts
-		}
-		return evs[i].t.Before(evs[j].t)
-	})
+	sortEdges(evs, true) // ends before starts at one instant, as peak counts
 	var out []Span
 	cur := 0
 	var from time.Time
@@ -59,4 +50,24 @@ func Above(spans []Span, n int) []Span {
 		}
 	}
 	return out
+}
+
+// edge is where an interval opens (+1) or closes (-1).
+type edge struct {
+	t     time.Time
+	delta int
+}
+
+// sortEdges puts edges in time order; at one instant the closes come first when endsFirst (an
+// interval is open on the right), else the opens (the worst case).
+func sortEdges(evs []edge, endsFirst bool) {
+	sort.Slice(evs, func(i, j int) bool {
+		if evs[i].t.Equal(evs[j].t) {
+			if endsFirst {
+				return evs[i].delta < evs[j].delta
+			}
+			return evs[i].delta > evs[j].delta
+		}
+		return evs[i].t.Before(evs[j].t)
+	})
 }

@@ -111,22 +111,5 @@ func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 
 // build judges a synthetic run and makes its report, as stress.Judge does.
 func build(h *history.History, st *snapshot.State) *Report {
-	var rs []attack.Result
-	var outs []attack.Outcome
-	for i := range h.Records {
-		rec := &h.Records[i]
-		if rec.Kind != history.KindRequest || rec.Setup {
-			continue
-		}
-		rs = append(rs, attack.Result{Seq: uint64(rec.Seq), Start: rec.Start, End: rec.End, Intended: rec.Start, Status: rec.Status, Sent: true})
-		o := attack.Ambiguous
-		switch rec.Outcome {
-		case history.Acknowledged:
-			o = attack.Acknowledged
-		case history.Rejected:
-			o = attack.Rejected
-		}
-		outs = append(outs, o)
-	}
-	return Build(h, attack.Replay(rs, outs), detect.Judge(h, st, detect.OptionsOf(h)), "test")
+	return Build(h, history.LoadStats(h), detect.Judge(h, st, detect.OptionsOf(h)), "test")
 }

@@ -1,9 +1,7 @@
 package workers
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -168,17 +166,7 @@ func (c *conn) pings() {
 // read handles the worker's frames until its stdout ends: records, requests sent, progress and
 // phases as they come; answers go to replies.
 func (c *conn) read() {
-	sc := bufio.NewScanner(c.proc.Stdout())
-	sc.Buffer(make([]byte, 64<<10), maxFrame)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		f := &frame{}
-		if err := json.Unmarshal(sc.Bytes(), f); err != nil {
-			c.lose(fmt.Errorf("it wrote something that is not a frame (%q): is the image's osctl the right one?", lastLine(string(sc.Bytes()))))
-			return
-		}
+	err := readFrames(c.proc.Stdout(), func(f *frame) bool {
 		switch f.T {
 		case tRec, tSent:
 			if f.Rec != nil {
@@ -203,12 +191,18 @@ func (c *conn) read() {
 			select {
 			case c.replies <- f:
 			case <-c.lost:
-				return
+				return false
 			}
 		}
-	}
-	err := sc.Err()
-	if err == nil {
+		return true
+	})
+	var bad *notAFrame
+	switch {
+	case err == nil:
+		return // lost already
+	case errors.As(err, &bad):
+		err = fmt.Errorf("it wrote something that is not a frame (%q): is the image's osctl the right one?", lastLine(bad.line))
+	case errors.Is(err, io.EOF):
 		err = errors.New("its output ended")
 	}
 	c.lose(err)
@@ -228,7 +222,7 @@ func (c *conn) onRecord(t string, r *history.Record) {
 	}
 	if load {
 		delete(c.pending, r.Seq)
-		c.results = append(c.results, resultOf(r))
+		c.results = append(c.results, r.Result())
 		c.outs = append(c.outs, attack.ParseOutcome(r.Outcome))
 	}
 	rec := c.rec
@@ -239,17 +233,6 @@ func (c *conn) onRecord(t string, r *history.Record) {
 }
 
 // resultOf is a load record as the attacker measured it.
-func resultOf(r *history.Record) attack.Result {
-	res := attack.Result{Seq: uint64(r.Seq), Start: r.Start, End: r.End, Intended: r.Start, Status: r.Status, Timeout: r.Timeout, Sent: r.Status != 0}
-	if !r.Intended.IsZero() {
-		res.Intended = r.Intended
-	}
-	if r.Error != "" && r.Status == 0 {
-		res.Err = errors.New(r.Error)
-	}
-	return res
-}
-
 // observe routes the worker's records, progress and phases.
 func (c *conn) observe(rec profile.Recorder, done func(int64), phase func(string, string)) {
 	c.mu.Lock()
@@ -308,7 +291,7 @@ func (c *conn) unanswered() int {
 		}
 		r.Error = fmt.Sprintf("%s was lost before this request's answer", c.name())
 		c.mu.Lock()
-		c.results = append(c.results, resultOf(r))
+		c.results = append(c.results, r.Result())
 		c.outs = append(c.outs, attack.Ambiguous)
 		c.mu.Unlock()
 		if rec != nil {

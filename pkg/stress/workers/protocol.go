@@ -10,8 +10,10 @@
 package workers
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/url"
 	"time"
 
@@ -141,6 +143,39 @@ type loaded struct {
 
 // maxFrame is the longest frame read: a record (a zip's manifest can be long) and a little more.
 const maxFrame = history.MaxLine + 1<<20
+
+// notAFrame is a line of the stream that does not decode as a frame.
+type notAFrame struct {
+	line string
+	err  error
+}
+
+func (e *notAFrame) Error() string { return fmt.Sprintf("not a frame (%q): %v", e.line, e.err) }
+
+// readFrames decodes the frames of r, one JSON line each (empty lines skipped), and hands each to
+// handle until handle returns false or r ends. It returns a *notAFrame for a line that is not a
+// frame, r's error, or nil when handle stopped; io.EOF when r ended. It never waits for r's end
+// to act on a frame (exec does not always pass the end of stdin on).
+func readFrames(r io.Reader, handle func(*frame) bool) error {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxFrame)
+	for sc.Scan() {
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		f := &frame{}
+		if err := json.Unmarshal(sc.Bytes(), f); err != nil {
+			return &notAFrame{line: string(sc.Bytes()), err: err}
+		}
+		if !handle(f) {
+			return nil
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return err
+	}
+	return io.EOF
+}
 
 func encodeFrame(f *frame) ([]byte, error) {
 	b, err := json.Marshal(f)

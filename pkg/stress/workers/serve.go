@@ -3,7 +3,6 @@ package workers
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -92,36 +91,31 @@ func (s *server) now() time.Time { return time.Now().Add(time.Duration(s.shift.L
 
 // read parses frames from in until it ends; it never waits for in's end to act on a frame.
 func (s *server) read(ctx context.Context, in io.Reader, cancel context.CancelCauseFunc) {
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64<<10), maxFrame)
-	for sc.Scan() {
-		if len(sc.Bytes()) == 0 {
-			continue
-		}
-		f := &frame{}
-		if err := json.Unmarshal(sc.Bytes(), f); err != nil {
-			cancel(fmt.Errorf("a frame from the coordinator is not JSON: %v", err))
-			return
-		}
+	err := readFrames(in, func(f *frame) bool {
 		s.heard.Store(time.Now().UnixNano())
 		switch f.T {
 		case tPing:
-			continue
+			return true
 		case tStop, tGo:
 			s.control(f.T) // acted on at once, even while a load runs
-			continue
+			return true
 		}
 		select {
 		case s.frames <- f:
+			return true
 		case <-ctx.Done():
-			return
+			return false
 		}
+	})
+	var bad *notAFrame
+	switch {
+	case err == nil:
+		return // the context ended
+	case errors.As(err, &bad):
+		cancel(fmt.Errorf("a frame from the coordinator is not JSON: %v", bad.err))
+	default:
+		cancel(fmt.Errorf("the coordinator's stream ended: %v", err))
 	}
-	err := sc.Err()
-	if err == nil {
-		err = io.EOF
-	}
-	cancel(fmt.Errorf("the coordinator's stream ended: %v", err))
 }
 
 func (s *server) control(t string) {

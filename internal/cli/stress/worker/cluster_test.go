@@ -496,24 +496,7 @@ func newCounter(t *testing.T) *counter {
 // was sent.
 func TestWorkerCannotExec(t *testing.T) {
 	w := newWorld(t)
-	w.k.OsctlInPods(t, filepath.Join(t.TempDir(), "no-osctl-here"))
-	t.Cleanup(func() { w.k.OsctlInPods(t, w.bin) })
-	srv := newCounter(t)
-	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
-	out, err := exec.Command(w.bin, args...).CombinedOutput()
-	if testenv.ExitCode(t, err) != 2 {
-		t.Fatalf("exit %v, want 2\n%s", err, out)
-	}
-	t.Logf("%s", out)
-	for _, want := range []string{"could not start `osctl stress worker`", "executable file not found", "deleted Job " + w.ns} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
-		}
-	}
-	if srv.n.Load() != 0 {
-		t.Errorf("%d requests were sent", srv.n.Load())
-	}
-	w.noJobs(t)
+	w.refusedBeforeLoad(t, filepath.Join(t.TempDir(), "no-osctl-here"), "could not start `osctl stress worker`", "executable file not found")
 }
 
 // TestWorkerOtherVersion: workers whose image holds another osctl version refuse the run's
@@ -530,7 +513,15 @@ func TestWorkerOtherVersion(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building the other osctl: %v\n%s", err, out)
 	}
-	w.k.OsctlInPods(t, other)
+	w.refusedBeforeLoad(t, other, "runs osctl v0.0.1-other, and this osctl is dev")
+}
+
+// refusedBeforeLoad makes the pods' osctl the one at inPods, runs a two-worker http run, and
+// checks that it exits 2 saying each of wants and that it deleted the Job, that no request
+// reached the target, and that no Job is left.
+func (w *world) refusedBeforeLoad(t *testing.T, inPods string, wants ...string) {
+	t.Helper()
+	w.k.OsctlInPods(t, inPods)
 	t.Cleanup(func() { w.k.OsctlInPods(t, w.bin) })
 	srv := newCounter(t)
 	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
@@ -539,7 +530,7 @@ func TestWorkerOtherVersion(t *testing.T) {
 		t.Fatalf("exit %v, want 2\n%s", err, out)
 	}
 	t.Logf("%s", out)
-	for _, want := range []string{"runs osctl v0.0.1-other, and this osctl is dev", "deleted Job " + w.ns} {
+	for _, want := range append(wants, "deleted Job "+w.ns) {
 		if !strings.Contains(string(out), want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
@@ -547,4 +538,5 @@ func TestWorkerOtherVersion(t *testing.T) {
 	if srv.n.Load() != 0 {
 		t.Errorf("%d requests were sent", srv.n.Load())
 	}
+	w.noJobs(t)
 }

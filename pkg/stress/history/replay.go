@@ -1,0 +1,36 @@
+package history
+
+import (
+	"errors"
+
+	"github.com/osctl/osctl/pkg/stress/attack"
+)
+
+// Result is what the attacker measured of the request r records: its own times, status, error
+// and whether it was sent.
+func (r *Record) Result() attack.Result {
+	res := attack.Result{Seq: uint64(r.Seq), Start: r.Start, End: r.End, Intended: r.Start, Status: r.Status, Timeout: r.Timeout, Sent: r.Status != 0}
+	if !r.Intended.IsZero() {
+		res.Intended = r.Intended
+	}
+	if r.Error != "" && r.Status == 0 {
+		res.Err = errors.New(r.Error)
+	}
+	return res
+}
+
+// LoadStats rebuilds the attacker's statistics of a run from its history: one result per load
+// request (setup requests are not load), with its outcome.
+func LoadStats(h *History) *attack.Stats {
+	var rs []attack.Result
+	var outs []attack.Outcome
+	for i := range h.Records {
+		rec := &h.Records[i]
+		if rec.Kind != KindRequest || rec.Setup {
+			continue
+		}
+		rs = append(rs, rec.Result())
+		outs = append(outs, attack.ParseOutcome(rec.Outcome))
+	}
+	return attack.Replay(rs, outs)
+}
