@@ -35,9 +35,14 @@ type PromGates struct {
 
 // Validate checks the PromQL gates' settings on their own, without I/O.
 func (p PromGates) Validate() error {
+	switch p.NoData {
+	case "", NoDataFail, NoDataPass:
+	default:
+		return fmt.Errorf("--gate-prom-no-data %q: use %s (the default: a gate that sees no data fails) or %s", p.NoData, NoDataFail, NoDataPass)
+	}
 	if len(p.Queries) == 0 {
-		if p.URL != "" || p.CAFile != "" || p.BearerFile != "" {
-			return fmt.Errorf("--prometheus, --prometheus-ca and --prometheus-bearer-file are for --gate-prom: add a --gate-prom QUERY")
+		if p.URL != "" || p.CAFile != "" || p.BearerFile != "" || p.NoData == NoDataPass {
+			return fmt.Errorf("--prometheus, --prometheus-ca, --prometheus-bearer-file and --gate-prom-no-data are for --gate-prom: add a --gate-prom QUERY")
 		}
 		return nil
 	}
@@ -59,11 +64,6 @@ func (p PromGates) Validate() error {
 	}
 	if _, hasPW := u.User.Password(); hasPW && p.BearerFile != "" {
 		return fmt.Errorf("--prometheus %q holds a password, and --prometheus-bearer-file is set too: give one of them", shown)
-	}
-	switch p.NoData {
-	case "", NoDataFail, NoDataPass:
-	default:
-		return fmt.Errorf("--gate-prom-no-data %q: use %s (the default: a gate that sees no data fails) or %s", p.NoData, NoDataFail, NoDataPass)
 	}
 	return nil
 }

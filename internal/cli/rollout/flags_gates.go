@@ -1,6 +1,7 @@
 package rollout
 
 import (
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -70,7 +71,8 @@ func (g GateFlags) gateConfig() (rollout.GateConfig, error) {
 		c.HTTPLatency = metav1.Duration{Duration: g.HTTPLatency}
 	}
 	p := g.Prom
-	c.Prom = rollout.PromGates{Queries: p.Queries, URL: p.URL, CAFile: p.CAFile, BearerFile: p.BearerFile, NoData: p.NoData}
+	// The journal keeps the files' absolute paths: resume may run in another directory.
+	c.Prom = rollout.PromGates{Queries: p.Queries, URL: p.URL, CAFile: absPath(p.CAFile), BearerFile: absPath(p.BearerFile), NoData: p.NoData}
 	if err := c.Prom.Validate(); err != nil {
 		return c, cmdutil.Usage("%v", err)
 	}
@@ -78,4 +80,15 @@ func (g GateFlags) gateConfig() (rollout.GateConfig, error) {
 		c.Prom.NoData = "" // the default, recorded as nothing
 	}
 	return c, nil
+}
+
+// absPath is p made absolute ("" stays ""; a path that cannot be made absolute stays as given).
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
 }

@@ -2,6 +2,7 @@ package rollout_test
 
 import (
 	"context"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -55,6 +56,8 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up == bool 1"}, "--gate-prom needs --prometheus URL"},
 		{[]string{"--hpa", "web", "--steps", "1", "--prometheus", "http://p:9090"}, "add a --gate-prom QUERY"},
 		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up", "--prometheus", "http://p:9090", "--gate-prom-no-data", "skip"}, `--gate-prom-no-data "skip"`},
+		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom-no-data", "skip"}, `--gate-prom-no-data "skip"`},
+		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom-no-data", "pass"}, "are for --gate-prom: add a --gate-prom QUERY"},
 		{[]string{"--hpa", "web", "--steps", "1", "--gate-prom", "up", "--prometheus", "http://u:pw@p:9090", "--prometheus-ca", "ca.pem"}, `--prometheus "http://u:xxxxx@p:9090" is not https://`},
 	} {
 		_, err := parseRun(t, tc.args...)
@@ -73,7 +76,9 @@ func TestPromFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := rollout.PromGates{Queries: []string{q1, q2}, URL: "https://prom:9090", CAFile: "ca.pem", BearerFile: "token"}
+	ca, _ := filepath.Abs("ca.pem")
+	token, _ := filepath.Abs("token")
+	want := rollout.PromGates{Queries: []string{q1, q2}, URL: "https://prom:9090", CAFile: ca, BearerFile: token} // absolute: resume may run elsewhere
 	if got := o.Built.Gates.Prom; !reflect.DeepEqual(got, want) {
 		t.Fatalf("prom gates %+v, want %+v", got, want)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -192,8 +193,9 @@ func perTarget(load []*history.Record, targets []Target) []Breakdown {
 
 // TargetLabel names a target: its URL, and the replica it said it is (the sandbox).
 func TargetLabel(t Target) string {
+	u := redact.Text(t.URL)
 	if t.Replica != nil {
-		return fmt.Sprintf("replica %d %s", *t.Replica, strings.TrimPrefix(strings.TrimPrefix(t.URL, "http://"), "https://"))
+		return fmt.Sprintf("replica %d %s", *t.Replica, strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"))
 	}
-	return t.URL
+	return u
 }

@@ -88,8 +88,8 @@ func htmlPage(r *Report, ps plots) pageData {
 				pg.More++
 			}
 			if t != nil {
-				caption := fmt.Sprintf("%s %s: %d requests named, %d drawn", f.Kind, f.Object, len(f.Requests), t.Bars())
-				pg.Figures = append(pg.Figures, pageFigure{Index: i, Caption: redact.Text(caption), SVG: template.HTML(timelineSVG(t, caption)), Omitted: t.Omitted})
+				caption := redact.Text(fmt.Sprintf("%s %s: %d requests named, %d drawn", f.Kind, f.Object, len(f.Requests), t.Bars()))
+				pg.Figures = append(pg.Figures, pageFigure{Index: i, Caption: caption, SVG: template.HTML(timelineSVG(t, caption)), Omitted: t.Omitted})
 				d.Drawn++
 			}
 		}

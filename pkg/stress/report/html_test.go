@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 func writePage(t *testing.T, r *Report) (string, *html.Node) {
@@ -140,7 +141,24 @@ func TestHTMLSizeAt10000Requests(t *testing.T) {
 }
 
 func TestHTMLMasksCredentials(t *testing.T) {
-	r := build(synthetic(200, 4))
+	h, st := synthetic(200, 4)
+	// Targets with a password, in the header and on every request (the lanes, bar titles and
+	// per-target rows name them), and one request to a target the header does not list.
+	creds := func(u string) string { return strings.Replace(u, "http://", "http://admin:hunter2secret@", 1) }
+	for i := range h.Header.Targets {
+		h.Header.Targets[i] = creds(h.Header.Targets[i])
+		h.Header.TargetInfo[i].URL = creds(h.Header.TargetInfo[i].URL)
+	}
+	for i := range h.Records {
+		h.Records[i].Target = creds(h.Records[i].Target)
+	}
+	for i := range h.Records {
+		if h.Records[i].Op == history.OpUpload && !h.Records[i].Setup {
+			h.Records[i].Target = "http://admin:hunter2secret@127.0.0.1:9999"
+			break
+		}
+	}
+	r := build(h, st)
 	r.Notices = append(r.Notices, "target http://admin:hunter2secret@127.0.0.1:9001/ answered 401 (Authorization: Bearer abcdef0123456789)")
 	r.Reasons = append(r.Reasons, "the first got token=s3cr3tt0ken")
 	s, _ := writePage(t, r)
@@ -195,4 +213,21 @@ func hasID(doc *html.Node, id string) bool {
 		}
 	}
 	return false
+}
+
+// TestHTMLEscapesRunText: text from the run (here a finding's object, which the tables, the
+// timeline's caption and its SVG label show) is escaped, never markup.
+func TestHTMLEscapesRunText(t *testing.T) {
+	r := build(synthetic(200, 4))
+	if len(r.Findings) == 0 || len(r.Timelines) == 0 {
+		t.Fatal("the synthetic run has no finding with a timeline")
+	}
+	r.Findings[r.Timelines[0].Finding].Object = `<b id="injected">x</b>`
+	s, doc := writePage(t, r)
+	if strings.Contains(s, `<b id="injected">`) || hasID(doc, "injected") {
+		t.Fatal("a finding's object went into the page as markup")
+	}
+	if !strings.Contains(s, "&lt;b id=") {
+		t.Fatal("a finding's object is not on the page, escaped")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -231,7 +232,7 @@ func lanes(recs []*history.Record, targets []Target, named, holds map[int64]bool
 		if !ok {
 			k = len(out)
 			idx[rec.Target] = k
-			label := rec.Target
+			label := redact.Text(rec.Target)
 			if label == "" {
 				label = "(target not recorded)"
 			}
