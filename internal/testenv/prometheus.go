@@ -2,7 +2,6 @@ package testenv
 
 import (
 	"context"
-	"crypto/tls"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -38,14 +37,12 @@ type PromJob struct {
 type PromOptions struct {
 	Jobs      []PromJob
 	RuleFiles []string // alerting and recording rules, evaluated every second
-	WebConfig string   // a --web.config.file (TLS, basic auth); "" for none
-	Scheme    string   // how the harness reaches it: http (default) or https
 }
 
 // Prometheus is one prometheus process owned by a test, on a free loopback port.
 type Prometheus struct {
 	Addr string // 127.0.0.1:port
-	API  v1.API // a client of its HTTP API (plain http only)
+	API  v1.API // a client of its HTTP API
 	cmd  *exec.Cmd
 	log  string
 }
@@ -99,9 +96,6 @@ func StartPrometheus(t testing.TB, o PromOptions) *Prometheus {
 		p := &Prometheus{Addr: fmt.Sprintf("127.0.0.1:%d", port), log: filepath.Join(dir, fmt.Sprintf("prometheus-%d.log", attempt))}
 		args := []string{"--config.file=" + cfgPath, "--storage.tsdb.path=" + filepath.Join(dir, fmt.Sprintf("data-%d", attempt)),
 			"--web.listen-address=" + p.Addr, "--web.enable-lifecycle", "--log.level=warn"}
-		if o.WebConfig != "" {
-			args = append(args, "--web.config.file="+o.WebConfig)
-		}
 		lf, err := os.Create(p.log)
 		if err != nil {
 			t.Fatal(err)
@@ -119,12 +113,8 @@ func StartPrometheus(t testing.TB, o PromOptions) *Prometheus {
 			_ = p.cmd.Process.Kill() // by its pid: only the process this test started
 			<-exited
 		})
-		scheme := o.Scheme
-		if scheme == "" {
-			scheme = "http"
-		}
-		if lastErr = p.waitReady(scheme, exited); lastErr == nil {
-			c, err := api.NewClient(api.Config{Address: "http://" + p.Addr})
+		if lastErr = p.waitReady(exited); lastErr == nil {
+			c, err := api.NewClient(api.Config{Address: p.URL()})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -147,8 +137,8 @@ func quoteAll(ss []string) string {
 // URL is the base URL of the Prometheus HTTP API.
 func (p *Prometheus) URL() string { return "http://" + p.Addr }
 
-func (p *Prometheus) waitReady(scheme string, exited <-chan struct{}) error {
-	client := &http.Client{Timeout: time.Second, Transport: insecureTransport()}
+func (p *Prometheus) waitReady(exited <-chan struct{}) error {
+	client := &http.Client{Timeout: time.Second}
 	deadline := time.Now().Add(30 * time.Second)
 	for time.Now().Before(deadline) {
 		select {
@@ -156,11 +146,10 @@ func (p *Prometheus) waitReady(scheme string, exited <-chan struct{}) error {
 			return fmt.Errorf("prometheus exited: %s", tail(p.log))
 		default:
 		}
-		resp, err := client.Get(scheme + "://" + p.Addr + "/-/ready")
+		resp, err := client.Get(p.URL() + "/-/ready")
 		if err == nil {
 			resp.Body.Close()
-			// 401 behind basic auth: it answers, so it is up.
-			if resp.StatusCode == http.StatusOK || resp.StatusCode == http.StatusUnauthorized {
+			if resp.StatusCode == http.StatusOK {
 				return nil
 			}
 		}
@@ -168,12 +157,6 @@ func (p *Prometheus) waitReady(scheme string, exited <-chan struct{}) error {
 	}
 	_ = p.cmd.Process.Kill()
 	return fmt.Errorf("prometheus on %s not ready within 30s: %s", p.Addr, tail(p.log))
-}
-
-// insecureTransport is for the readiness check only: a test Prometheus behind TLS has a CA the
-// harness does not know.
-func insecureTransport() *http.Transport {
-	return &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}} //nolint:gosec // readiness of a loopback test server
 }
 
 // Query runs an instant query and returns its vector (fatal on an error or another type).
@@ -202,9 +185,6 @@ func (p *Prometheus) WaitQuery(t testing.TB, timeout time.Duration, q string, co
 	})
 	return last
 }
-
-// Log returns the end of Prometheus's log.
-func (p *Prometheus) Log() string { return tail(p.log) }
 
 // Exporter is a real HTTP server on loopback serving the gauges a test sets, for a test
 // Prometheus to scrape.
@@ -247,11 +227,6 @@ func (e *Exporter) OnScrape(fn func()) {
 // its label names).
 func (e *Exporter) Set(name string, v float64, labels ...string) {
 	e.vec(name, labels).WithLabelValues(values(labels)...).Set(v)
-}
-
-// Delete removes the series name{labels}.
-func (e *Exporter) Delete(name string, labels ...string) {
-	e.vec(name, labels).DeleteLabelValues(values(labels)...)
 }
 
 func (e *Exporter) vec(name string, labels []string) *prometheus.GaugeVec {

@@ -11,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
+	"k8s.io/streaming/pkg/httpstream"
 )
 
 // Proc is a command running in a pod's container through exec (through the API server, so it
@@ -29,9 +30,7 @@ type Proc struct {
 // Exec starts cmd in container (empty: the pod's first) of pod ns/name. The command runs until it
 // exits, ctx ends or Close is called; Done is then closed and Err says how it ended.
 func Exec(ctx context.Context, c *Clients, ns, name, container string, cmd []string) (*Proc, error) {
-	req := c.Clientset.CoreV1().RESTClient().Post().Resource("pods").Name(name).Namespace(ns).SubResource("exec")
-	req.VersionedParams(&corev1.PodExecOptions{Container: container, Command: cmd, Stdin: true, Stdout: true, Stderr: true}, scheme.ParameterCodec)
-	ex, err := remotecommand.NewSPDYExecutor(c.REST, "POST", req.URL())
+	ex, err := Executor(c, ns, name, &corev1.PodExecOptions{Container: container, Command: cmd, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v", ns, name, err)
 	}
@@ -105,4 +104,22 @@ func (t *tailBuffer) String() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return strings.ToValidUTF8(string(t.b), "?")
+}
+
+// Executor is an exec of opts in pod ns/name through the API server: WebSocket first, falling
+// back to SPDY when the server or a proxy refuses the upgrade, as kubectl does.
+func Executor(c *Clients, ns, name string, opts *corev1.PodExecOptions) (remotecommand.Executor, error) {
+	req := c.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(name).SubResource("exec").
+		VersionedParams(opts, scheme.ParameterCodec)
+	ws, err := remotecommand.NewWebSocketExecutor(c.REST, "GET", req.URL().String())
+	if err != nil {
+		return nil, err
+	}
+	spdy, err := remotecommand.NewSPDYExecutor(c.REST, "POST", req.URL())
+	if err != nil {
+		return nil, err
+	}
+	return remotecommand.NewFallbackExecutor(ws, spdy, func(err error) bool {
+		return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
+	})
 }

@@ -108,8 +108,11 @@ func waitChange(ctx context.Context, cs kubernetes.Interface, ns, selector, rv s
 	}
 }
 
-// Ready reports whether a pod's Ready condition is true.
+// Ready reports whether a pod is running, not being deleted, and its Ready condition is true.
 func Ready(p *corev1.Pod) bool {
+	if p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
+		return false
+	}
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodReady {
 			return c.Status == corev1.ConditionTrue

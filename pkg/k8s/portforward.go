@@ -72,7 +72,7 @@ func ForwardService(ctx context.Context, c *Clients, namespace, svc string, port
 	}
 	var pod *corev1.Pod
 	for i := range pods.Items {
-		if podReady(&pods.Items[i]) {
+		if Ready(&pods.Items[i]) {
 			pod = &pods.Items[i]
 			break
 		}
@@ -140,16 +140,4 @@ func targetPort(pod *corev1.Pod, sp *corev1.ServicePort) (int, error) {
 		return 0, fmt.Errorf("pod %s has no container port named %q", pod.Name, tp.StrVal)
 	}
 	return int(sp.Port), nil
-}
-
-func podReady(p *corev1.Pod) bool {
-	if p.Status.Phase != corev1.PodRunning || p.DeletionTimestamp != nil {
-		return false
-	}
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }

@@ -7,9 +7,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
-	"k8s.io/streaming/pkg/httpstream"
 
 	"github.com/osctl/osctl/pkg/k8s"
 )
@@ -20,19 +18,7 @@ const maxExecOutput = 8 << 20
 // execInPod runs cmd in one container and returns its stdout. It tries WebSocket first and
 // falls back to SPDY, as kubectl does.
 func execInPod(ctx context.Context, c *k8s.Clients, ns, pod, container string, cmd []string) (string, error) {
-	req := c.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(pod).SubResource("exec").
-		VersionedParams(&corev1.PodExecOptions{Container: container, Command: cmd, Stdout: true, Stderr: true}, scheme.ParameterCodec)
-	ws, err := remotecommand.NewWebSocketExecutor(c.REST, "GET", req.URL().String())
-	if err != nil {
-		return "", err
-	}
-	spdy, err := remotecommand.NewSPDYExecutor(c.REST, "POST", req.URL())
-	if err != nil {
-		return "", err
-	}
-	ex, err := remotecommand.NewFallbackExecutor(ws, spdy, func(err error) bool {
-		return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
-	})
+	ex, err := k8s.Executor(c, ns, pod, &corev1.PodExecOptions{Container: container, Command: cmd, Stdout: true, Stderr: true})
 	if err != nil {
 		return "", err
 	}

@@ -65,6 +65,9 @@ func (g *PromGate) Probe(ctx context.Context) error {
 	var ae *v1.Error
 	if errors.As(err, &ae) && ae.Type == v1.ErrClient && strings.Contains(ae.Msg, "404") {
 		_, _, _, err = g.API.Query(ctx, g.Query, time.Time{})
+		if errors.As(err, &ae) && ae.Type == v1.ErrExec {
+			err = nil // it parsed, and failed as it ran: as format_query would have passed it, the gate judges it
+		}
 	}
 	switch {
 	case err == nil:

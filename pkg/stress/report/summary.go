@@ -31,7 +31,7 @@ func (r *Report) Summary() []Row {
 		engine = " (" + r.Engine + ")"
 	}
 	row("requests", "%d sent, concurrency %d, peak in flight %d, %.0f req/s%s", c.Total, r.Concurrency, r.PeakInFlight, r.Throughput, engine)
-	row("outcomes", "%d acknowledged (%.1f%%), %d rejected, %d ambiguous", c.Acknowledged, 100*r.AckFraction, c.Rejected, c.Ambiguous)
+	row("outcomes", "%d acknowledged (%s), %d rejected, %d ambiguous", c.Acknowledged, detect.Pct(r.AckFraction), c.Rejected, c.Ambiguous)
 	row("status", "2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors)
 	row("latency", "p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max)
 	lat := map[string]Breakdown{}

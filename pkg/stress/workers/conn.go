@@ -232,7 +232,6 @@ func (c *conn) onRecord(t string, r *history.Record) {
 	}
 }
 
-// resultOf is a load record as the attacker measured it.
 // observe routes the worker's records, progress and phases.
 func (c *conn) observe(rec profile.Recorder, done func(int64), phase func(string, string)) {
 	c.mu.Lock()

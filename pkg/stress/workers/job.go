@@ -29,8 +29,12 @@ func Selector(run string) string { return LabelName + "=" + WorkerName + "," + L
 
 // DefaultDeadline is how long a run's pods may live when --worker-deadline is not given: twice what
 // the run may take (its duration or requests over its rate, the settle and job timeouts), at
-// least an hour.
+// least an hour. A run of N requests at full speed has no such bound: its pods get a day (the
+// coordinator deletes the Job when the run ends; the deadline is only the safety net).
 func DefaultDeadline(cfg pstress.Config) time.Duration {
+	if cfg.Duration == 0 && cfg.Rate == 0 {
+		return unboundedDeadline
+	}
 	est := cfg.Duration + cfg.SettleTimeout + 5*time.Minute
 	if cfg.Duration == 0 && cfg.Rate > 0 {
 		est += time.Duration(float64(cfg.Requests) / cfg.Rate * float64(time.Second))
@@ -40,6 +44,9 @@ func DefaultDeadline(cfg pstress.Config) time.Duration {
 	}
 	return deadlineFor(est)
 }
+
+// unboundedDeadline is the pods' deadline for a run whose length is not known in advance.
+const unboundedDeadline = 24 * time.Hour
 
 // Job is the Indexed Job of a run's workers in namespace ns: Count pods that run
 // `osctl stress worker --idle` (they wait for an exec to give them work), spread over the nodes,

@@ -85,7 +85,7 @@ func (w *Fleets) AddFlags(cmd *cobra.Command) {
 	fl.StringArrayVar(&w.flags.Tolerations, "worker-toleration", nil, "a taint the load workers tolerate, KEY[=VALUE][:EFFECT] (repeatable)")
 	fl.StringArrayVar(&w.flags.PullSecrets, "worker-pull-secret", nil, "an image pull secret for the load workers' pods (repeatable)")
 	fl.DurationVar(&w.flags.ReadyTimeout, "worker-ready-timeout", workers.DefaultReadyTimeout, "how long the load workers' pods may take to be ready")
-	fl.DurationVar(&w.flags.Deadline, "worker-deadline", 0, "the load workers' Job ends its pods after this long, whatever happens (default twice what the run may take, at least 1h)")
+	fl.DurationVar(&w.flags.Deadline, "worker-deadline", 0, "the load workers' Job ends its pods after this long, whatever happens (default twice what the run may take, at least 1h; 24h for --requests at full speed)")
 }
 
 // Validate implements stresscmd.Fleets: with --workers the run gets its id now (it names the Job).
