@@ -138,9 +138,7 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 		return out
 	}
 	if n, at, who := peak(sure); n > maxActive {
-		out = append(out, Finding{Kind: Ceiling, Object: fmt.Sprintf("%d jobs", n), Requests: jobRefs(who, r.submits),
-			Expected: fmt.Sprintf("at most %d jobs active at once", maxActive),
-			Got:      fmt.Sprintf("%d jobs surely active at %s", n, at.Format(time.RFC3339Nano))})
+		out = append(out, ceilingFinding(h, r, sure, maxActive, n, at, who))
 	}
 	free := maxActive - r.unknown
 	for _, q := range queued {

@@ -43,6 +43,9 @@ type Options struct {
 	// Transport, with Load, counts the load requests that got no answer and the first one's error
 	// (otherwise they are read from the records): an inconclusive run says what they got.
 	Transport TransportFailures
+	// IgnorePower judges a jobs run as if its polls could have seen every breach (JobsPower): the
+	// verdict before the power rule, for mutation tests and comparisons. osctl never sets it.
+	IgnorePower bool
 }
 
 // LoadCounts are load requests by outcome.
@@ -102,6 +105,8 @@ type Judgement struct {
 	Extractions  *Extractions   `json:"extractions,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
+	// Power is what a jobs run could see (JobsPowerOf).
+	Power *JobsPower `json:"power,omitempty"`
 	// Thresholds are the ones this verdict applied.
 	Thresholds Thresholds `json:"thresholds"`
 }
@@ -184,6 +189,8 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Extractions = &x
 	case "jobs":
 		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
+		p := JobsPowerOf(h, o.MaxActive, o.Grace)
+		j.Power = &p
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
@@ -225,7 +232,9 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
 			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
 		} else if h.Header.Profile == "jobs" && j.Acknowledged <= o.MaxActive {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d jobs acknowledged: more than the ceiling %d are needed to test it", j.Acknowledged, o.MaxActive))
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
+		} else if j.Power != nil && !o.IgnorePower {
+			j.Reasons = append(j.Reasons, j.Power.Reasons(o.MaxActive)...)
 		}
 		if len(j.Reasons) > 0 {
 			j.Verdict, j.Conclusive = Inconclusive, false
@@ -266,4 +275,12 @@ func ContentionOf(h *history.History) Contention {
 		c.Fraction = float64(c.Contended) / float64(c.Analyses)
 	}
 	return c
+}
+
+// plural is "1 job", "2 jobs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -64,6 +64,8 @@ type Jobs struct {
 	refusedMu sync.Mutex
 	refused   *AuthError
 	stats     jobStats
+	madeMu    sync.Mutex
+	made      map[string]map[string]bool // target -> the jobs the run made or may have made there
 }
 
 // AuthError says the job API refused the token (401 or 403): the run stops.
@@ -117,9 +119,9 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 		seq := i + 1
 		t := p.Targets[int(i)%len(p.Targets)].URL
 		nonce := Nonce(p.Run, seq)
-		body, key := p.renderBody(seq, nonce)
+		body, key, keyJob := p.renderSubmit(seq, nonce)
 		return &jobOp{p: p, target: t, body: body, key: key, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
-			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce}}, true
+			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}}, true
 	})
 }
 
@@ -185,8 +187,13 @@ type submitAnswer struct {
 	JobID     string `json:"job_id"`
 	Status    string `json:"status"`
 	StatusURL string `json:"status_url"`
+	Message   string `json:"message"`
 	Detail    any    `json:"detail"`
 }
+
+// existingJobMessage is how elb-openapi answers a replay of a key whose job it holds (main.py
+// submit_job); a fresh submit's answer says to poll the status instead.
+const existingJobMessage = "Existing job returned for idempotency_key."
 
 func readAnswer(resp *http.Response) submitAnswer {
 	var ans submitAnswer
@@ -236,6 +243,12 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	}
 	rec.Outcome = out.String()
 	rec.Returned, rec.Job = ans.JobID, ans.JobID
+	switch out {
+	case attack.Acknowledged:
+		p.noteJob(rec.Target, ans.JobID)
+	case attack.Ambiguous:
+		p.noteJob(rec.Target, rec.KeyJob)
+	}
 	p.Record(rec)
 	if out == attack.Acknowledged {
 		first := history.StateRun{State: strings.ToLower(ans.Status), Polls: 1, FirstStart: seenAt[0], FirstEnd: seenAt[1], LastStart: seenAt[0], LastEnd: seenAt[1]}
@@ -273,6 +286,7 @@ func (o *jobOp) replay() (*history.Replay, submitAnswer) {
 		rp.Error, rp.Outcome = err.Error(), history.Ambiguous
 	case rp.Status >= 200 && rp.Status < 300 && ans.JobID != "":
 		rp.Outcome = history.Acknowledged
+		rp.Existing = ans.Message == existingJobMessage
 	case rp.Status >= 500 && rp.Status != http.StatusServiceUnavailable:
 		rp.Outcome = history.Ambiguous
 	default:

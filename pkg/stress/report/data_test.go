@@ -127,7 +127,7 @@ func TestNext(t *testing.T) {
 	}{
 		{Report{Verdict: detect.Races, Profile: "openstudio"}, "docs/migration/rails-lock-contract.md says, then run this again"},
 		{Report{Verdict: detect.Races, Profile: "jobs"}, "docs/migration/jobs.md"},
-		{Report{Verdict: detect.Clean, MaxReplicasValidated: 3}, "validated 3 replica(s)"},
+		{Report{Verdict: detect.Clean, MaxReplicasValidated: 3}, "validated 3 replicas"},
 		{Report{Verdict: detect.Inconclusive, Thresholds: th, AckFraction: 0.2, Counts: countsOf(10)}, "only 20% of requests were acknowledged, --min-acknowledged needs 50%: lower --concurrency"},
 		{Report{Verdict: detect.Inconclusive, Thresholds: th, AckFraction: 0.9, Counts: countsOf(10), Settled: true, Contention: &detect.Contention{Fraction: 0.1}}, "raise --concurrency or lower --analyses"},
 		{Report{Verdict: detect.Inconclusive, Thresholds: th, AckFraction: 0.9, Counts: countsOf(10), Profile: "openstudio"}, "raise --settle-timeout"},

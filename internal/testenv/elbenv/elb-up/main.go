@@ -1,0 +1,65 @@
+// Command elb-up runs the real elb-openapi (third_party/elb-openapi-352a1f4) on loopback with
+// faked kubectl, azcopy, az and elastic-blast, for trying `osctl stress --profile jobs` against
+// it (docs/migration/jobs.md). It prints one JSON line, {"replicas":[URL,...],"dir":DIR}, then
+// runs until interrupted, and stops every replica it started. The API token is the
+// ELB_OPENAPI_API_TOKEN of its environment (it is never printed); without one the service runs
+// unauthenticated.
+//
+//	ELB_OPENAPI_API_TOKEN=... go run ./internal/testenv/elbenv/elb-up --replicas 2 --max-active 2 \
+//	  --job-duration 1s --latency 800ms
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv/elbenv"
+)
+
+func main() {
+	var o elbenv.Options
+	flag.IntVar(&o.Replicas, "replicas", 1, "uvicorn processes (each its own queue and ceiling, as upstream's pods)")
+	flag.IntVar(&o.MaxActive, "max-active", 1, "ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of each replica")
+	flag.DurationVar(&o.JobDuration, "job-duration", time.Second, "how long each elastic-blast run stays active")
+	flag.DurationVar(&o.Latency, "latency", 100*time.Millisecond, "how long every kubectl, azcopy, az and elastic-blast call takes")
+	flag.DurationVar(&o.DispatchInterval, "dispatch-interval", 5*time.Second, "ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS (whole seconds)")
+	flag.DurationVar(&o.WatchdogInterval, "watchdog-interval", 60*time.Second, "ELB_OPENAPI_WATCHDOG_INTERVAL_SECONDS (whole seconds, 5s or more)")
+	flag.StringVar(&o.Dir, "dir", "", "directory for the fakes' state and the replicas' logs (default: a new temporary one, removed at exit)")
+	flag.Parse()
+	os.Exit(run(o))
+}
+
+func run(o elbenv.Options) int {
+	o.Token = os.Getenv("ELB_OPENAPI_API_TOKEN")
+	if o.Dir == "" {
+		d, err := os.MkdirTemp("", "elb-up-")
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "elb-up:", err)
+			return 2
+		}
+		defer os.RemoveAll(d)
+		o.Dir = d
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	s, err := elbenv.Up(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "elb-up:", err)
+		return 2
+	}
+	defer s.Close()
+	b, _ := json.Marshal(map[string]any{"replicas": s.Replicas, "dir": o.Dir})
+	fmt.Println(string(b))
+	if o.Token == "" {
+		fmt.Fprintln(os.Stderr, "elb-up: no ELB_OPENAPI_API_TOKEN in the environment: the service runs unauthenticated")
+	}
+	fmt.Fprintf(os.Stderr, "elb-up: %d replica(s) of elb-openapi up; logs in %s; Ctrl-C stops them\n", len(s.Replicas), o.Dir)
+	<-ctx.Done()
+	return 0
+}
