@@ -48,6 +48,7 @@ type jobsRun struct {
 
 func readJobsRun(h *history.History) jobsRun {
 	r := jobsRun{submits: map[string]*history.Record{}, lines: map[string]*history.Record{}}
+	var unanswered []*history.Record
 	for i := range h.Records {
 		rec := &h.Records[i]
 		switch {
@@ -58,11 +59,24 @@ func readJobsRun(h *history.History) jobsRun {
 					r.ids = append(r.ids, rec.Returned)
 				}
 			} else if rec.Outcome == history.Ambiguous {
-				r.unknown++
+				unanswered = append(unanswered, rec)
 			}
 		case rec.Kind == history.KindJob:
 			r.lines[rec.Job] = rec
 		}
+	}
+	// A submit that got no answer, whose job the polls found by the id its key names, is judged
+	// as a job of the run from when it was sent; one whose job was never found may still hold a
+	// slot nobody sees.
+	for _, rec := range unanswered {
+		if l := r.lines[rec.KeyJob]; rec.KeyJob != "" && l != nil && seen(l) {
+			if r.submits[rec.KeyJob] == nil {
+				r.submits[rec.KeyJob] = rec
+				r.ids = append(r.ids, rec.KeyJob)
+			}
+			continue
+		}
+		r.unknown++
 	}
 	sort.Strings(r.ids)
 	return r

@@ -97,11 +97,11 @@ func (p JobsPower) Reasons(maxActive int) []string {
 	var out []string
 	cycle := secs(p.CycleS)
 	if !p.Ceiling {
-		s := fmt.Sprintf("the polls could not have seen a breach of the ceiling %d: one poll cycle took %s (the slowest status read %s), and %d jobs were never seen surely active at once for that long (at most %d at once; %d of the %d jobs seen active by two polls)",
-			maxActive, cycle, secs(p.SlowestReadS), maxActive, p.MostSeen, p.SeenActive, p.Jobs)
+		s := fmt.Sprintf("the polls could not have seen a breach of the ceiling %d: one poll cycle took %s (the slowest status read %s), and they never saw %s surely active at once for that long (at most %d at once; %d of the %d jobs seen active by two polls)",
+			maxActive, cycle, secs(p.SlowestReadS), plural(maxActive, "job"), p.MostSeen, p.SeenActive, p.Jobs)
 		if p.FullForS > 0 {
-			s = fmt.Sprintf("the polls could not have seen a breach of the ceiling %d: one poll cycle took %s (the slowest status read %s), and %d jobs were seen surely active at once for only %s",
-				maxActive, cycle, secs(p.SlowestReadS), maxActive, secs(p.FullForS))
+			s = fmt.Sprintf("the polls could not have seen a breach of the ceiling %d: one poll cycle took %s (the slowest status read %s), and they saw %s surely active at once for only %s",
+				maxActive, cycle, secs(p.SlowestReadS), plural(maxActive, "job"), secs(p.FullForS))
 		}
 		if p.Service > maxActive {
 			s += fmt.Sprintf("; the service's own job list shows %d jobs of the run active at once at %s", p.Service, p.ServiceAt.Format(time.RFC3339Nano))
@@ -191,7 +191,7 @@ func requeuedRuns(runs []history.StateRun) bool {
 
 // Line is the power in one line, for a summary table.
 func (p JobsPower) Line(maxActive int) string {
-	s := fmt.Sprintf("at most %d jobs surely active at once (ceiling %d)", p.MostSeen, maxActive)
+	s := fmt.Sprintf("at most %s surely active at once (ceiling %d)", plural(p.MostSeen, "job"), maxActive)
 	if p.FullForS > 0 {
 		s += fmt.Sprintf(", %d or more for %s", maxActive, secs(p.FullForS))
 	}

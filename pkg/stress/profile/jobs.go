@@ -32,6 +32,10 @@ const (
 	DefaultJobTimeout = 30 * time.Minute
 	// goneAfter is how many 404s in a row end following a job that was seen: it is gone.
 	goneAfter = 3
+	// UnansweredWait is how long after a submit that got no answer was last sent the job its
+	// idempotency key names is looked for: the service goes on with a submit after the client
+	// gave up, and makes the job seconds later.
+	UnansweredWait = 30 * time.Second
 )
 
 // Jobs is the jobs profile: a burst of POST /v1/jobs, each acknowledged job then followed by
@@ -250,7 +254,8 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		p.noteJob(rec.Target, rec.KeyJob)
 	}
 	p.Record(rec)
-	if out == attack.Acknowledged {
+	switch {
+	case out == attack.Acknowledged:
 		first := history.StateRun{State: strings.ToLower(ans.Status), Polls: 1, FirstStart: seenAt[0], FirstEnd: seenAt[1], LastStart: seenAt[0], LastEnd: seenAt[1]}
 		if first.State == "" {
 			first.State = "unreadable"
@@ -259,7 +264,20 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		p.followers.Add(1)
 		go func() {
 			defer p.followers.Done()
-			p.follow(p.ctx, rec.Target, ans.JobID, statusURL, first)
+			p.follow(p.ctx, rec.Target, ans.JobID, statusURL, &first, time.Time{})
+		}()
+	case out == attack.Ambiguous && rec.KeyJob != "" && p.ctx.Err() == nil:
+		// No answer named the job, but the key does: the service may go on with the submit
+		// and make the job after the client gave up. Follow it by that id.
+		sent := rec.Start
+		if rec.Replay != nil {
+			sent = rec.Replay.Start
+		}
+		statusURL := resolveStatusURL(o.target, "", rec.KeyJob)
+		p.followers.Add(1)
+		go func() {
+			defer p.followers.Done()
+			p.follow(p.ctx, rec.Target, rec.KeyJob, statusURL, nil, sent.Add(UnansweredWait))
 		}()
 	}
 	return out

@@ -1,12 +1,14 @@
 package profile
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"sync"
 	"time"
 )
 
@@ -58,17 +60,53 @@ func (c *JobCleanup) now() time.Time {
 	return time.Now()
 }
 
-// Delete deletes the jobs one after the other, then looks again for those a submit still in
-// flight may make (InFlightWait), and returns what happened to each. It stops at the first
-// refusal of the token (an *AuthError), returning what was done before it.
+// Delete deletes the jobs, one replica at a time each but the replicas side by side (a DELETE of
+// a job elb-openapi dispatched runs elastic-blast delete on the replica's event loop), then looks
+// again for those a submit still in flight may make (InFlightWait), and returns what happened to
+// each, in the order given. It stops at the first refusal of the token (an *AuthError),
+// returning what was done before it.
 func (c *JobCleanup) Delete(ctx context.Context, jobs []JobRef) ([]JobDeletion, error) {
-	out := make([]JobDeletion, 0, len(jobs))
-	for _, j := range jobs {
-		d, err := c.deleteOne(ctx, j)
-		if err != nil {
-			return out, err
+	out := make([]JobDeletion, len(jobs))
+	done := make([]bool, len(jobs))
+	byTarget := map[string][]int{}
+	for i, j := range jobs {
+		byTarget[j.Target] = append(byTarget[j.Target], i)
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		first error
+	)
+	for _, idx := range byTarget {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for _, i := range idx {
+				d, err := c.deleteOne(ctx, jobs[i])
+				if err != nil {
+					mu.Lock()
+					first = cmp.Or(first, err)
+					mu.Unlock()
+					cancel()
+				}
+				if err != nil || ctx.Err() != nil {
+					return
+				}
+				out[i], done[i] = d, true
+			}
+		}()
+	}
+	wg.Wait()
+	if first != nil {
+		var kept []JobDeletion
+		for i := range out {
+			if done[i] {
+				kept = append(kept, out[i])
+			}
 		}
-		out = append(out, d)
+		return kept, first
 	}
 	if err := c.lookAgain(ctx, out); err != nil {
 		return out, err

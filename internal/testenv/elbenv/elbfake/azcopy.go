@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 )
 
 // azcopy is `azcopy cp SRC DST [--recursive --include-pattern 'a;b']` (a local file to a blob, a
@@ -82,6 +83,9 @@ func azcopyCopy(st *state, src, dst string) error {
 		from = src
 		if to, err = st.blobPath(dst); err != nil {
 			return err
+		}
+		if d := envDuration("ELB_FAKE_FIRST_UPLOAD_DELAY", 0); d > 0 && st.firstUpload(to) {
+			time.Sleep(d)
 		}
 	default:
 		return fail("azcopy cp: copies between a local path and a blob URL only")
