@@ -52,9 +52,9 @@ type Options struct {
 	Latency time.Duration
 	// JobDuration is how long an elastic-blast run stays active (default 1s).
 	JobDuration time.Duration
-	// FirstUploadDelay is added to the first upload to each blob path: a submit's query upload
-	// stalls, its replay's does not (ELB_FAKE_FIRST_UPLOAD_DELAY).
-	FirstUploadDelay time.Duration
+	// FirstUploadStall is added to the first upload to the storage account: the first submit's
+	// query upload stalls, its replay's does not (ELB_FAKE_FIRST_UPLOAD_STALL).
+	FirstUploadStall time.Duration
 	// DispatchInterval is ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS (whole seconds, at least 1;
 	// default upstream's 5s). WatchdogInterval is ELB_OPENAPI_WATCHDOG_INTERVAL_SECONDS (at
 	// least 5s; default upstream's 60s).
@@ -187,7 +187,7 @@ func (o Options) env(bin, state string) []string {
 		"ELB_FAKE_STATE=" + state,
 		"ELB_FAKE_LATENCY=" + o.Latency.String(),
 		"ELB_FAKE_RUN=" + o.JobDuration.String(),
-		"ELB_FAKE_FIRST_UPLOAD_DELAY=" + o.FirstUploadDelay.String(),
+		"ELB_FAKE_FIRST_UPLOAD_STALL=" + o.FirstUploadStall.String(),
 		"ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS=" + strconv.Itoa(o.MaxActive),
 		"ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS=" + strconv.Itoa(int(o.DispatchInterval/time.Second)),
 		"ELB_OPENAPI_WATCHDOG_INTERVAL_SECONDS=" + strconv.Itoa(int(o.WatchdogInterval/time.Second)),

@@ -148,6 +148,7 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 		queued = append(queued, qs...)
 		could = append(could, mayHoldSlot(id, sub.Start, line, qs)...)
 	}
+	out = append(out, recreated(r)...)
 	if maxActive <= 0 {
 		return out
 	}

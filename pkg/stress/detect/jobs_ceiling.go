@@ -77,3 +77,45 @@ func replayAnswer(rp *history.Replay) string {
 	}
 	return fmt.Sprintf("the replay was answered %d", rp.Status)
 }
+
+// recreated returns the duplicate findings of the replay race seen directly: a job seen active,
+// then queued again with no requeue phase, whose own submit got no answer. elb-openapi sends a
+// dispatched job back to queued only with the phase waiting_for_capacity or recovered; a queued
+// job without a phase is one a submit's save (main.py _save_job) wrote over the job it had
+// dispatched. Two submits of the key made it (the submit that got no answer, and its replay):
+// the replay race. The job's run goes on while its slot is given to the next job, and it is
+// dispatched a second time.
+func recreated(r jobsRun) []Finding {
+	var out []Finding
+	for _, id := range r.ids {
+		sub, line := r.submits[id], r.lines[id]
+		if line == nil || sub.Error == "" {
+			continue
+		}
+		var active *history.StateRun
+		for i := range line.Runs {
+			run := &line.Runs[i]
+			switch {
+			case activeStates[run.State]:
+				active = run
+			case active != nil && run.State == "queued" && run.Phase == "":
+				f := Finding{Kind: Duplicate, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)}, Cause: CauseReplayRace,
+					Expected: "a dispatched job stays active until it ends, or is requeued with phase waiting_for_capacity or recovered",
+					Got: fmt.Sprintf("seen %s at %s, then queued again with no requeue phase at %s: a second submit of its key (%s) made the job again over the one running, freeing its slot while it ran; elb-openapi's replay race, not its per-replica queues",
+						active.State, active.LastStart.Format(time.RFC3339Nano), run.FirstStart.Format(time.RFC3339Nano), replayStory(sub))}
+				out = append(out, f)
+				active = nil
+			case run.State != "queued":
+				active = nil
+			}
+		}
+	}
+	return out
+}
+
+func replayStory(sub *history.Record) string {
+	if sub.Replay == nil {
+		return "the submit got no answer"
+	}
+	return fmt.Sprintf("the submit got no answer; its replay: %s", replayAnswer(sub.Replay))
+}

@@ -74,16 +74,12 @@ func plural(n int) string {
 	return "s"
 }
 
-// replayRaceOnly reports whether every ceiling finding is the replay race.
+// replayRaceOnly reports whether every finding is the replay race.
 func (r *Report) replayRaceOnly() bool {
-	n := 0
 	for _, f := range r.Findings {
-		if f.Kind == detect.Ceiling {
-			if f.Cause != detect.CauseReplayRace {
-				return false
-			}
-			n++
+		if f.Cause != detect.CauseReplayRace {
+			return false
 		}
 	}
-	return n > 0
+	return len(r.Findings) > 0
 }

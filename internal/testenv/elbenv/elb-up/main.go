@@ -28,7 +28,7 @@ func main() {
 	flag.IntVar(&o.MaxActive, "max-active", 1, "ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of each replica")
 	flag.DurationVar(&o.JobDuration, "job-duration", time.Second, "how long each elastic-blast run stays active")
 	flag.DurationVar(&o.Latency, "latency", 100*time.Millisecond, "how long every kubectl, azcopy, az and elastic-blast call takes")
-	flag.DurationVar(&o.FirstUploadDelay, "first-upload-delay", 0, "extra time the first upload to each blob path takes (a submit's query upload stalls, its replay's does not)")
+	flag.DurationVar(&o.FirstUploadStall, "first-upload-stall", 0, "extra time the first upload to the storage account takes (the first submit's query upload stalls, its replay's does not)")
 	flag.DurationVar(&o.DispatchInterval, "dispatch-interval", 5*time.Second, "ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS (whole seconds)")
 	flag.DurationVar(&o.WatchdogInterval, "watchdog-interval", 60*time.Second, "ELB_OPENAPI_WATCHDOG_INTERVAL_SECONDS (whole seconds, 5s or more)")
 	flag.StringVar(&o.Dir, "dir", "", "directory for the fakes' state and the replicas' logs (default: a new temporary one, removed at exit)")

@@ -84,7 +84,7 @@ func azcopyCopy(st *state, src, dst string) error {
 		if to, err = st.blobPath(dst); err != nil {
 			return err
 		}
-		if d := envDuration("ELB_FAKE_FIRST_UPLOAD_DELAY", 0); d > 0 && st.firstUpload(to) {
+		if d := envDuration("ELB_FAKE_FIRST_UPLOAD_STALL", 0); d > 0 && st.firstUpload() {
 			time.Sleep(d)
 		}
 	default:

@@ -11,10 +11,10 @@
 //	ELB_FAKE_LATENCY  how long every call takes before it does anything (a network round trip:
 //	                  a real kubectl or azcopy call takes 0.1-0.5 s); a Go duration, default 0
 //	ELB_FAKE_RUN      how long an elastic-blast run stays active; a Go duration, default 1s
-//	ELB_FAKE_FIRST_UPLOAD_DELAY
-//	                  extra time the first upload to each blob path takes (a stalled transfer):
-//	                  with it, a submit's query upload stalls and its replay's does not, which is
-//	                  how a replay overtakes the submit it repeats; default 0
+//	ELB_FAKE_FIRST_UPLOAD_STALL
+//	                  extra time the first upload to the storage account takes (one stalled
+//	                  transfer): the first submit's query upload stalls, its replay's does not,
+//	                  which is how a replay overtakes the submit it repeats; default 0
 //
 // Each call appends one line to $ELB_FAKE_STATE/calls.log: when it started, how long it took,
 // the program and its first arguments.

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -154,14 +152,9 @@ func (s *state) materialize() error {
 	return nil
 }
 
-// firstUpload reports whether this is the first upload to a blob's path (of any process).
-func (s *state) firstUpload(blob string) bool {
-	sum := sha256.Sum256([]byte(blob))
-	dir := s.path("uploads")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return false
-	}
-	f, err := os.OpenFile(filepath.Join(dir, hex.EncodeToString(sum[:8])), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+// firstUpload reports whether this is the first upload to the storage account (of any process).
+func (s *state) firstUpload() bool {
+	f, err := os.OpenFile(s.path("first-upload"), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
 		return false
 	}
