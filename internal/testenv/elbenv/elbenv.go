@@ -145,7 +145,7 @@ func (o *Options) check() error {
 		o.Root = filepath.Dir(strings.TrimSpace(string(out)))
 	}
 	if _, err := os.Stat(filepath.Join(o.Root, AppDir, "main.py")); err != nil {
-		return fmt.Errorf("the vendored elb-openapi is missing: %v", err)
+		return fmt.Errorf("the vendored elb-openapi is missing (%v): run this from a checkout of osctl", err)
 	}
 	probe := exec.Command(Python, "-c", "import fastapi, uvicorn, pydantic, starlette, requests")
 	if out, err := probe.CombinedOutput(); err != nil {

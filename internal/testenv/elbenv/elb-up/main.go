@@ -5,8 +5,10 @@
 // ELB_OPENAPI_API_TOKEN of its environment (it is never printed); without one the service runs
 // unauthenticated.
 //
-//	ELB_OPENAPI_API_TOKEN=... go run ./internal/testenv/elbenv/elb-up --replicas 2 --max-active 2 \
-//	  --job-duration 1s --latency 800ms
+//	go build -o elb-up ./internal/testenv/elbenv/elb-up
+//	ELB_OPENAPI_API_TOKEN=... ./elb-up --replicas 2 --max-active 2 --job-duration 1s --latency 800ms
+//
+// (Under `go run`, a SIGTERM reaches go run, not elb-up: build it, or stop it with Ctrl-C.)
 package main
 
 import (
