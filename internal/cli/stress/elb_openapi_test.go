@@ -102,7 +102,7 @@ func TestRealELBCeilingBreach(t *testing.T) {
 	t.Parallel()
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 3, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
-	r := elbStress(t, svc, "--requests", "6", "--concurrency", "6", "--max-active", "1", "--dispatch-interval", "1s")
+	r := elbStress(t, svc, "--requests", "3", "--concurrency", "3", "--max-active", "1", "--dispatch-interval", "1s")
 	if r.code != 1 || r.rep.FindingCounts[detect.Ceiling] == 0 {
 		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
 	}
@@ -114,28 +114,29 @@ func TestRealELBCeilingBreach(t *testing.T) {
 	t.Logf("3 replicas x 1: exit %d in %v, %s", r.code, r.wall.Round(time.Second), r.rep.Findings[0].Got)
 }
 
-// TestRealELBOneReplicaClean: one replica holds its ceiling of 1; jobs of 4 s polled every second
-// are seen long enough that the clean verdict is earned.
+// TestRealELBOneReplicaClean: one replica holds its ceiling of 1; two jobs of 4 s polled every
+// second are seen long enough that the clean verdict is earned.
 func TestRealELBOneReplicaClean(t *testing.T) {
 	t.Parallel()
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
-	r := elbStress(t, svc, "--requests", "3", "--concurrency", "3", "--max-active", "1", "--dispatch-interval", "1s")
+	r := elbStress(t, svc, "--requests", "2", "--concurrency", "2", "--max-active", "1", "--dispatch-interval", "1s")
 	if r.code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || r.rep.Power == nil || !r.rep.Power.Ceiling {
 		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.rep.Power, r.stderr)
 	}
 	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.code, r.wall.Round(time.Second), r.rep.Power.Line(1))
 }
 
-// TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once, but every
-// cloud call takes 0.8 s, so a status read takes seconds and no job is seen active by two polls.
+// TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once (of 8), but
+// every cloud call takes 0.8 s, so a status read takes seconds and hardly a job is seen active by
+// two polls.
 // The run must not call that clean: it is inconclusive, says why, and what the service's own job
 // list shows. The mutation test: judged again without the power rule, the same history is the
 // false CLEAN (exit 0) the rule exists to prevent.
 func TestRealELBShortJobsNeverClean(t *testing.T) {
 	t.Parallel()
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 2, MaxActive: 2, Token: elbToken, JobDuration: time.Second, Latency: 800 * time.Millisecond})
-	r := elbStress(t, svc, "--requests", "12", "--concurrency", "12", "--max-active", "2")
+	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2")
 	if r.code == 0 {
 		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.stderr)
 	}
@@ -166,7 +167,7 @@ func TestRealELBTimeoutCleanup(t *testing.T) {
 	if resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req); err != nil || resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("another client's submit: %v %v", resp, err)
 	}
-	r := elbStress(t, svc, "--requests", "12", "--concurrency", "12", "--max-active", "2", "--timeout", "1s", "--job-timeout", "20s")
+	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2", "--timeout", "1s", "--job-timeout", "8s")
 	h := readHistory(t, r.hist)
 	var ids []string
 	for _, rec := range h.Records {
@@ -174,10 +175,10 @@ func TestRealELBTimeoutCleanup(t *testing.T) {
 			ids = append(ids, rec.KeyJob)
 		}
 	}
-	c := runOsctl(t, "stress", "cleanup", "--history", r.hist, "--header", "X-ELB-API-Token: "+elbToken, "--yes", "--in-flight-wait", "15s")
+	c := runOsctl(t, "stress", "cleanup", "--history", r.hist, "--header", "X-ELB-API-Token: "+elbToken, "--yes", "--in-flight-wait", "8s")
 	noToken(t, c.stdout, c.stderr)
 	// Every submit timed out and was replayed: each line says what its replay got.
-	if c.code != 0 || strings.Count(c.stdout, "(submit #") != 12 || strings.Count(c.stdout, "its replay") != 12 {
+	if c.code != 0 || strings.Count(c.stdout, "(submit #") != 8 || strings.Count(c.stdout, "its replay") != 8 {
 		t.Fatalf("cleanup: exit %d\n%s%s", c.code, c.stdout, c.stderr)
 	}
 	left := map[string]string{}
@@ -191,21 +192,22 @@ func TestRealELBTimeoutCleanup(t *testing.T) {
 			t.Errorf("job %s of the run is still on the service (%s) after cleanup", id, st)
 		}
 	}
-	if _, ok := left[other]; !ok || len(ids) != 12 {
-		t.Errorf("another client's job %s is gone, or the run named %d jobs (want 12): %v", other, len(ids), left)
+	if _, ok := left[other]; !ok || len(ids) != 8 {
+		t.Errorf("another client's job %s is gone, or the run named %d jobs (want 8): %v", other, len(ids), left)
 	}
 	t.Logf("--timeout 1s: run exit %d in %v, cleanup in %v:\n%s", r.code, r.wall.Round(time.Second), c.wall.Round(time.Second), lastLine(c.stdout))
 }
 
-// TestRealELBReplayRace: one replica at a ceiling of 1. The first submit's upload stalls past its
-// 1 s timeout; its replay is answered as a new job (the replica does not hold it yet) and the job
-// runs; then the stalled submit saves the job again, as queued, over the running one, and the
-// replica gives its slot to the next job. osctl names the replay race, not the queue split.
+// TestRealELBReplayRace: one replica at a ceiling of 1, two submits one after the other. The
+// first one's upload stalls past its 1 s timeout; its replay is answered as a new job (the
+// replica does not hold it yet) and the job runs; then the stalled submit saves the job again, as
+// queued, over the running one, and the replica gives its slot to the second job while the first
+// still runs. osctl names the replay race, not the queue split.
 func TestRealELBReplayRace(t *testing.T) {
 	t.Parallel()
-	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
-		Latency: 100 * time.Millisecond, DispatchInterval: time.Second, FirstUploadStall: 5 * time.Second})
-	r := elbStress(t, svc, "--requests", "3", "--concurrency", "1", "--max-active", "1", "--dispatch-interval", "1s", "--timeout", "1s")
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
+		Latency: 100 * time.Millisecond, DispatchInterval: time.Second, FirstUploadStall: 4 * time.Second})
+	r := elbStress(t, svc, "--requests", "2", "--concurrency", "1", "--max-active", "1", "--dispatch-interval", "1s", "--timeout", "1s")
 	race := 0
 	for _, f := range r.rep.Findings {
 		if f.Cause == detect.CauseReplayRace {

@@ -33,7 +33,11 @@ func (r *Result) Lines() []string {
 		out = append(out, verb+" "+d)
 	}
 	if r.Unknown > 0 {
-		out = append(out, fmt.Sprintf("%d submits got no answer and carried no idempotency_key: any job they made has an id nobody knows (look for it in GET /v1/jobs on their replica)", r.Unknown))
+		what := fmt.Sprintf("%d submits got no answer and carried no idempotency_key: any job they made has", r.Unknown)
+		if r.Unknown == 1 {
+			what = "1 submit got no answer and carried no idempotency_key: any job it made has"
+		}
+		out = append(out, what+" an id nobody knows (look for it in GET /v1/jobs on its replica)")
 	}
 	last := fmt.Sprintf("run %s: ", r.Run)
 	switch {

@@ -158,24 +158,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Load, j.Acknowledged = o.Load.Total, o.Load.Acknowledged
 		j.Outcomes = map[string]int{history.Acknowledged: o.Load.Acknowledged, history.Rejected: o.Load.Rejected, history.Ambiguous: o.Load.Ambiguous}
 	} else {
-		tr = TransportFailures{}
-		for i := range h.Records {
-			r := &h.Records[i]
-			if r.Kind != history.KindRequest || r.Setup {
-				continue
-			}
-			j.Load++
-			j.Outcomes[r.Outcome]++
-			if r.Applied() {
-				j.Acknowledged++
-			}
-			if r.Error != "" && r.Status == 0 {
-				tr.Count++
-				if tr.First == "" {
-					tr.First = r.Error
-				}
-			}
-		}
+		tr = countLoad(h, &j)
 	}
 	if j.Load > 0 {
 		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
@@ -226,15 +209,8 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 				j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
 			}
 		}
-		if n := JobsNotFinished(h); h.Header.Profile == "jobs" && n > 0 {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
-		}
-		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
-			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
-		} else if h.Header.Profile == "jobs" && j.Acknowledged <= o.MaxActive {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
-		} else if j.Power != nil && !o.IgnorePower {
-			j.Reasons = append(j.Reasons, j.Power.Reasons(o.MaxActive)...)
+		if h.Header.Profile == "jobs" {
+			j.Reasons = append(j.Reasons, jobsReasons(h, &j, o)...)
 		}
 		if len(j.Reasons) > 0 {
 			j.Verdict, j.Conclusive = Inconclusive, false
@@ -283,4 +259,46 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// countLoad counts the history's load requests by outcome into j, and returns those that got no
+// answer.
+func countLoad(h *history.History, j *Judgement) TransportFailures {
+	var tr TransportFailures
+	for i := range h.Records {
+		r := &h.Records[i]
+		if r.Kind != history.KindRequest || r.Setup {
+			continue
+		}
+		j.Load++
+		j.Outcomes[r.Outcome]++
+		if r.Applied() {
+			j.Acknowledged++
+		}
+		if r.Error != "" && r.Status == 0 {
+			tr.Count++
+			if tr.First == "" {
+				tr.First = r.Error
+			}
+		}
+	}
+	return tr
+}
+
+// jobsReasons says why a jobs run without findings is not conclusive: jobs not finished, no
+// ceiling, too few jobs, or polls that could not have seen a breach (JobsPower).
+func jobsReasons(h *history.History, j *Judgement, o Options) []string {
+	var out []string
+	if n := JobsNotFinished(h); n > 0 {
+		out = append(out, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
+	}
+	switch {
+	case o.MaxActive <= 0:
+		out = append(out, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
+	case j.Acknowledged <= o.MaxActive:
+		out = append(out, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
+	case j.Power != nil && !o.IgnorePower:
+		out = append(out, j.Power.Reasons(o.MaxActive)...)
+	}
+	return out
 }

@@ -34,7 +34,7 @@ func (r *Report) Summary() []Row {
 	row("outcomes", "%d acknowledged (%s), %d rejected, %d ambiguous", c.Acknowledged, detect.Pct(r.AckFraction), c.Rejected, c.Ambiguous)
 	row("status", "2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors)
 	if r.Latency.Count == 0 && c.Total > 0 {
-		row("latency", "none: no request was answered (%d timeouts, %d transport errors)", c.Timeouts, c.Errors)
+		row("latency", "none: no load request was answered (%d timeouts, %d transport errors)", c.Timeouts, c.Errors)
 	} else {
 		row("latency", "p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max)
 	}
