@@ -25,9 +25,13 @@ test-deps:
 	@scripts/test-deps.sh >/dev/null
 
 # Every test: unit, real redis-server, sandbox processes, UML NFS, and the kube-apiserver harness.
+# osctl is built once (without -race, so load tests run at full speed) and handed to every test
+# package that runs the binary (internal/testenv.OsctlBinary reads OSCTL_TEST_BINARY).
+TEST_BINARY := bin/test/osctl
 test: test-deps
 	$(GO) vet ./...
-	OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
+	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 $(GOLANGCI):
 	mkdir -p $(OSCTL_CACHE)/tools
