@@ -187,13 +187,14 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != r.Holder && (!r.Force || (t.Journal != nil && t.Journal.Phase.Active())) {
-		return nil, &HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	if err := t.Held(r.Holder, r.Force); err != nil {
+		return nil, err
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return nil, &ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
 	now := r.now().UTC()
+	p.Gates = p.Gates.Masked() // the journal, readable by anyone who can read the HPA, keeps no credential
 	j := &Journal{Version: JournalVersion, ID: randomID(), Phase: PhaseRunning, Deployment: t.Deployment.Name,
 		Original: OriginalOf(t.HPA), Plan: p, Holder: r.Holder, StartedAt: now}
 	j.Expected = j.Original.Range

@@ -61,7 +61,7 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err := rollout.CheckPermissions(ctx, s.kube.Clientset, r.Namespace, rollout.RequiredPermissions(r.Namespace, *needsFor(j.Plan.Gates, true))); err != nil {
 		return err
 	}
-	if err := s.held(o.Lease.Force); err != nil {
+	if err := s.target.Held("", o.Lease.Force); err != nil {
 		return err
 	}
 	gc, err := j.Plan.Gates.Given(o.Again)

@@ -57,14 +57,6 @@ func (s *session) journal(verb string) (*rollout.Journal, error) {
 	return s.target.Journal, nil
 }
 
-// held refuses a rollout whose Lease another osctl holds, unless force.
-func (s *session) held(force bool) error {
-	if l := s.target.Lease; l != nil && l.Live && l.Holder != "" && !force {
-		return &rollout.HeldError{Namespace: s.runner.Namespace, HPA: s.runner.HPA, Lease: *l}
-	}
-	return nil
-}
-
 // holder names this process for the Lease and the journal.
 func (s *session) holder(ctx context.Context) string {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)

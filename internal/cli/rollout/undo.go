@@ -51,7 +51,7 @@ func undoRun(ctx context.Context, o *UndoOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := s.held(o.Lease.Force); err != nil {
+	if err := s.target.Held("", o.Lease.Force); err != nil {
 		return err
 	}
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
