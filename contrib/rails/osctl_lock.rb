@@ -782,11 +782,13 @@ class OsctlLock
   end
 
   # Compare-and-delete on every master, also those that did not answer the acquisition; returns
-  # once a quorum deleted or the outcome is decided (the rest still get it), bounded in time.
-  # Returns [deleted, gone (another value or none), errors].
+  # once every master answered, or at the timeout. It does not return at a quorum: a process
+  # that exits right after the block (a Resque job's fork does) would cut the minority's deletes
+  # short and leave debris there until the TTL. Returns [deleted, gone (another value or none),
+  # errors].
   def release(key, value, timeout = @release_timeout)
     deleted = ->(r) { r && r.error.nil? && r.value == 1 }
-    replies = round(OsctlLock.now + timeout, decided_by(deleted)) { |c| run_script(c, DEL_IF_VALUE, key, value) }
+    replies = round(OsctlLock.now + timeout) { |c| run_script(c, DEL_IF_VALUE, key, value) }
     [replies.count(&deleted), replies.count { |r| r.error.nil? && r.value != 1 }, errors_of(replies, '')]
   end
 
