@@ -188,35 +188,10 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 	}
 
 	// The shared volume.
-	at, ok := workload.FindVolume(&d.Spec.Template.Spec, in.Path)
-	if !ok {
+	if at, ok := workload.FindVolume(&d.Spec.Template.Spec, in.Path); !ok {
 		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (pass --path)", d.Name, in.Path), "")
 	} else {
-		vf := nfscheck.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
-		if pvc := at.Volume.PersistentVolumeClaim; pvc != nil {
-			if others := sharers(f, d.Name, pvc.ClaimName); len(others) > 0 {
-				// Another workload on the same claim is another NFS client (another cache).
-				vf.MultiPod = true
-				if conc.Max > 1 {
-					vf.MultiPodWhy += "; the claim is also mounted by " + strings.Join(others, ", ")
-				} else {
-					vf.MultiPodWhy = "the claim is also mounted by " + strings.Join(others, ", ")
-				}
-			}
-			vf.PVC = f.PVC(pvc.ClaimName)
-			vf.PV = f.PVFor(vf.PVC, pvc.ClaimName)
-			scName := ""
-			if vf.PVC != nil && vf.PVC.Spec.StorageClassName != nil {
-				scName = *vf.PVC.Spec.StorageClassName
-			} else if vf.PV != nil {
-				scName = vf.PV.Spec.StorageClassName
-			}
-			if vf.PVC != nil || vf.PV != nil {
-				vf.StorageClass = f.StorageClass(scName)
-			}
-		}
-		vf.Ganesha = ganesha(f, vf)
-		rs = append(rs, nfscheck.VolumeRules(vf)...)
+		rs = append(rs, nfscheck.VolumeRules(webVolumeFacts(f, d, at, conc))...)
 	}
 
 	// PDB and spreading for two or more replicas.
@@ -237,6 +212,38 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 
 	rs = append(rs, passengerRule(f, in, d, base))
 	return rs
+}
+
+// webVolumeFacts gathers what the NFS volume rules need of the web Deployment's shared volume:
+// its claim, PV and StorageClass, whether more than one pod (or another workload on the same
+// claim) mounts it, and an in-cluster NFS-Ganesha behind it.
+func webVolumeFacts(f *Facts, d *appsv1.Deployment, at workload.MountAt, conc workload.Concurrency) nfscheck.VolumeFacts {
+	subject := "deployment/" + d.Name
+	vf := nfscheck.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
+	if pvc := at.Volume.PersistentVolumeClaim; pvc != nil {
+		if others := sharers(f, d.Name, pvc.ClaimName); len(others) > 0 {
+			// Another workload on the same claim is another NFS client (another cache).
+			vf.MultiPod = true
+			if conc.Max > 1 {
+				vf.MultiPodWhy += "; the claim is also mounted by " + strings.Join(others, ", ")
+			} else {
+				vf.MultiPodWhy = "the claim is also mounted by " + strings.Join(others, ", ")
+			}
+		}
+		vf.PVC = f.PVC(pvc.ClaimName)
+		vf.PV = f.PVFor(vf.PVC, pvc.ClaimName)
+		scName := ""
+		if vf.PVC != nil && vf.PVC.Spec.StorageClassName != nil {
+			scName = *vf.PVC.Spec.StorageClassName
+		} else if vf.PV != nil {
+			scName = vf.PV.Spec.StorageClassName
+		}
+		if vf.PVC != nil || vf.PV != nil {
+			vf.StorageClass = f.StorageClass(scName)
+		}
+	}
+	vf.Ganesha = ganesha(f, vf)
+	return vf
 }
 
 // sharers lists the other Deployments and StatefulSets whose pods mount claim.
