@@ -58,7 +58,7 @@ type HeldError struct {
 }
 
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over with --force",
+	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over by force",
 		e.Namespace, e.HPA, e.Lease.Holder, e.Lease.Expires.UTC().Format(time.RFC3339), e.Lease.Name)
 }
 

@@ -183,8 +183,8 @@ func TestSomeoneElseEditsHPA(t *testing.T) {
 	if _, err := r.Resume(context.Background(), mustInspect(t, r), nil); err == nil {
 		t.Fatal("resume after someone else's change should refuse")
 	}
-	if _, err := r.Undo(context.Background(), mustInspect(t, r)); err == nil || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("undo without --force should refuse: %v", err)
+	if _, err := r.Undo(context.Background(), mustInspect(t, r)); err == nil || !strings.Contains(err.Error(), "Force is needed") {
+		t.Fatalf("undo without Force should refuse: %v", err)
 	}
 }
 

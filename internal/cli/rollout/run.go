@@ -64,6 +64,7 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
 	addGateTimeoutFlag(cmd, &opts.GateTimeout)
 	addDryRunFlag(cmd, &opts.DryRun)
 	addChangeFlags(cmd, &opts.ChangeFlags, "a rollback", "take over the rollout Lease even while another osctl holds it (loudly)")
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 
@@ -91,7 +92,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	view := rollout.Layout(t, p)
 	errOut := f.IO.ErrOut
 	if err := t.Held("", o.Lease.Force); err != nil {
-		return err
+		return forceHint(err)
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return &rollout.ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
@@ -133,7 +134,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	}
 	out, err := r.Run(ctx, t, p, gates)
 	if err != nil {
-		return err
+		return forceHint(err)
 	}
 	return finish(f, o.Format, view, out)
 }

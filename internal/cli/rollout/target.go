@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -55,6 +56,15 @@ func (s *session) journal(verb string) (*rollout.Journal, error) {
 		return nil, fmt.Errorf("HPA %s/%s has no rollout journal: nothing to %s", s.runner.Namespace, s.runner.HPA, verb)
 	}
 	return s.target.Journal, nil
+}
+
+// forceHint adds the flag that takes over a held Lease to a *rollout.HeldError.
+func forceHint(err error) error {
+	var he *rollout.HeldError
+	if errors.As(err, &he) {
+		return fmt.Errorf("%w (--force)", err)
+	}
+	return err
 }
 
 // holder names this process for the Lease and the journal.
