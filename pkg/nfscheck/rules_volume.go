@@ -244,7 +244,7 @@ func (r *volumeRules) ganesha() {
 			why = " (its config could not be read: " + g.ReadErr + ")"
 		}
 		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha server %s behind the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac%s", g.Name, why),
-			"set Attr_Expiration_Time = 0 in its config, or use an NFS server without its own attribute cache; confirm with osctl preflight nfs --probe")
+			"set Attr_Expiration_Time = 0 in its config, or use an NFS server without its own attribute cache; confirm with the empirical probe of osctl preflight nfs")
 	}
 }
 

@@ -10,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -80,20 +80,17 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 }
 
 func start(ctx context.Context, bin string, o Options, port int) (*Server, error) {
-	args := []string{
-		"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", o.Dir,
-		"--save", "", "--appendonly", "no", "--daemonize", "no",
-		"--logfile", filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port)),
-		"--dbfilename", fmt.Sprintf("dump-%d.rdb", port),
-		"--appendfilename", fmt.Sprintf("appendonly-%d.aof", port),
-		"--appenddirname", fmt.Sprintf("aof-%d", port),
-		"--protected-mode", "no",
-	}
+	// The configuration goes through stdin ("-"), so that the password is not on the command
+	// line, where any local user could read it.
+	conf := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\nsave \"\"\nappendonly no\ndaemonize no\nlogfile %s\n"+
+		"dbfilename %s\nappendfilename %s\nappenddirname %s\nprotected-mode no\n",
+		port, confQuote(o.Dir), confQuote(filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port))), confQuote(fmt.Sprintf("dump-%d.rdb", port)),
+		confQuote(fmt.Sprintf("appendonly-%d.aof", port)), confQuote(fmt.Sprintf("aof-%d", port)))
 	if o.Password != "" {
-		args = append(args, "--requirepass", o.Password)
+		conf += "requirepass " + confQuote(o.Password) + "\n"
 	}
-	args = append(args, o.Args...)
-	cmd := exec.Command(bin, args...)
+	cmd := exec.Command(bin, append([]string{"-"}, o.Args...)...)
+	cmd.Stdin = strings.NewReader(conf)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting redis-server: %v", err)
@@ -198,4 +195,24 @@ func FreePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// confQuote quotes s for a redis.conf line: in double quotes, with backslash, quote and every
+// byte outside printable ASCII escaped as Redis reads them (\\, \", \xHH).
+func confQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c > 0x7e:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

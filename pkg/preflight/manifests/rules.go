@@ -108,7 +108,7 @@ func webWorkloads(f *Facts, in Input) ([]*appsv1.Deployment, string) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Sprintf("no web workload in the input (no Deployment named web, none scaled by an HPA with a shared volume at %s; name it with --workload)", in.Path)
+		return nil, fmt.Sprintf("no web workload in the input (no Deployment named web, none scaled by an HPA with a shared volume at %s; name it)", in.Path)
 	}
 	return out, ""
 }
@@ -189,7 +189,7 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 
 	// The shared volume.
 	if at, ok := workload.FindVolume(&d.Spec.Template.Spec, in.Path); !ok {
-		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (pass --path)", d.Name, in.Path), "")
+		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (check the path the app uses)", d.Name, in.Path), "")
 	} else {
 		rs = append(rs, nfscheck.VolumeRules(webVolumeFacts(f, d, at, conc))...)
 	}
@@ -566,7 +566,7 @@ func valuesOnlyRules(in Input) []preflight.Result {
 		rs = append(rs, preflight.Result{ID: nfscheck.RuleSCOptions, Status: st, Subject: subject, Message: msg, Fix: fix})
 		rs = append(rs, preflight.Result{ID: nfscheck.RuleGanesha, Status: preflight.Warn, Subject: subject,
 			Message: "the chart's in-cluster nfs-server-provisioner (NFS-Ganesha) serves the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac",
-			Fix:     "set Attr_Expiration_Time = 0 on the server, or use an external NFS server; confirm with osctl preflight nfs --probe"})
+			Fix:     "set Attr_Expiration_Time = 0 on the server, or use an external NFS server; confirm with the empirical probe of osctl preflight nfs"})
 	}
 	q, okQ := v.Int("web", "passenger_max_request_queue_size")
 	p, okP := v.Int("web", "passenger_max_pool_size")
