@@ -29,10 +29,30 @@ import (
 func TestUnpatchedServerRaces(t *testing.T) {
 	t.Parallel()
 	s := openstudioenv.StartT(t, openstudioenv.Options{PoolSize: 4})
-	r := stress(t, s, "--requests", "300", "--concurrency", "60")
-	if r.code != 1 || r.rep.Verdict != "races" {
-		t.Fatalf("exit %d, verdict %s %v: want 1 and races", r.code, r.rep.Verdict, r.rep.Reasons)
+	// A tear needs the last writes of one analysis's zip to interleave: most runs of this size
+	// show one (the report's figures are logged); a second run on the same server is allowed
+	// before the test says the race was not caught.
+	for attempt := 1; ; attempt++ {
+		r := stress(t, s, "--requests", "300", "--concurrency", "60")
+		racy := checkRun(t, s, r)
+		if racy > 0 {
+			return
+		}
+		if attempt == 2 {
+			t.Fatalf("no torn or mixed finding in %d runs (last counts %v): the unpatched server's race was not caught", attempt, r.rep.Counts)
+		}
+		t.Logf("run %d: no torn or mixed finding (counts %v); running the load once more", attempt, r.rep.Counts)
 	}
+}
+
+// checkRun checks one unpatched run and returns how many torn or mixed findings it verified.
+func checkRun(t *testing.T, s *openstudioenv.Server, r run) int {
+	t.Helper()
+	if r.code != 1 && r.code != 0 {
+		t.Fatalf("exit %d, verdict %s %v: want 1 (races)", r.code, r.rep.Verdict, r.rep.Reasons)
+	}
+	checkNoFalseLost(t, r)
+	checkQueuedJobsFailed(t, s, r)
 	racy := 0
 	for _, f := range r.rep.Findings {
 		switch {
@@ -48,11 +68,10 @@ func TestUnpatchedServerRaces(t *testing.T) {
 			}
 		}
 	}
-	if racy == 0 {
-		t.Errorf("no torn or mixed finding (counts %v): the unpatched server's race was not caught", r.rep.Counts)
+	if racy > 0 && (r.code != 1 || r.rep.Verdict != "races") {
+		t.Errorf("exit %d, verdict %s, with %d torn or mixed findings: want exit 1 and races", r.code, r.rep.Verdict, racy)
 	}
-	checkNoFalseLost(t, r)
-	checkQueuedJobsFailed(t, s, r)
+	return racy
 }
 
 // checkNoFalseLost: the simulation worker deleted some result files by design, none of them is

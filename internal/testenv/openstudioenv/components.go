@@ -226,3 +226,29 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 		}
 	}
 }
+
+// RubyCommand returns a command that runs argv in the app's server/ directory with a web
+// replica's environment (replica 1's TMPDIR aside), less the variables named in drop: for a test
+// that boots the app once more, for example without its lock's configuration.
+func (s *Server) RubyCommand(name string, drop []string, argv ...string) *exec.Cmd {
+	tmp := filepath.Join(s.tmp, name)
+	_ = os.MkdirAll(tmp, 0o755)
+	var env []string
+	for _, kv := range s.env(name, s.Volume, s.Targets[0], tmp) {
+		k, _, _ := strings.Cut(kv, "=")
+		keep := true
+		for _, d := range drop {
+			keep = keep && k != d
+		}
+		if keep {
+			env = append(env, kv)
+		}
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir, cmd.Env = filepath.Join(s.app, "server"), env
+	return cmd
+}
+
+// LogDir is where the processes' logs are: <name>.log for each process's output, and <name>/
+// for the Rails log (docker.log) and Resque's (resque.log) of each.
+func (s *Server) LogDir() string { return filepath.Join(s.Dir, "log") }
