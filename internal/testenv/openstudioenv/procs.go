@@ -35,7 +35,9 @@ func startProc(name, dir, logDir string, env []string, argv ...string) (*proc, e
 	defer f.Close()
 	cmd := exec.Command("/bin/sh", append([]string{"-c", `umask 0000; exec "$@"`, name}, argv...)...)
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, f, f
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// SIGTERM if this process dies without stopping it (a test binary killed): Passenger and the
+	// Resque workers then stop their own children.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s (%s): %v", name, argv[0], err)
 	}
