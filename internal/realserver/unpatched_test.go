@@ -29,16 +29,18 @@ import (
 func TestUnpatchedServerRaces(t *testing.T) {
 	t.Parallel()
 	s := openstudioenv.StartT(t, openstudioenv.Options{PoolSize: 4})
-	// A tear needs the last writes of one analysis's zip to interleave: most runs of this size
-	// show one (the report's figures are logged); a second run on the same server is allowed
-	// before the test says the race was not caught.
+	// A torn zip needs the last two copies into one analysis's zip to interleave (both opened
+	// before either wrote, the shorter written last): a run of this size shows one in about 5 of
+	// 6 tries on 2 shared cores (more analyses did not help: 8 gave 1 torn zip too, and a longer
+	// settle). So up to 3 runs on the same server, each checked in full, before the test says
+	// the race was not caught.
 	for attempt := 1; ; attempt++ {
 		r := stress(t, s, "--requests", "300", "--concurrency", "60")
 		racy := checkRun(t, s, r)
 		if racy > 0 {
 			return
 		}
-		if attempt == 2 {
+		if attempt == 3 {
 			t.Fatalf("no torn or mixed finding in %d runs (last counts %v): the unpatched server's race was not caught", attempt, r.rep.Counts)
 		}
 		t.Logf("run %d: no torn or mixed finding (counts %v); running the load once more", attempt, r.rep.Counts)
