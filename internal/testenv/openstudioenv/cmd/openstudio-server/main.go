@@ -49,7 +49,7 @@ func main() {
 	fmt.Printf("state dir: %s\n", s.Volume)
 	fmt.Printf("redis:     %s\n", s.RedisURL)
 	fmt.Printf("logs:      %s/log\n", s.Dir)
-	fmt.Printf("\nosctl stress --target %s --allow-start --state-dir %s --requests 200 --concurrency 30\n\nCtrl-C stops it.\n",
+	fmt.Printf("\nosctl stress --target %s --allow-start --state-dir %s --requests 300 --concurrency 60\n\nCtrl-C stops it.\n",
 		strings.Join(s.Targets, ","), s.Volume)
 	<-ctx.Done()
 	logf("stopping (every process by its pid)")
