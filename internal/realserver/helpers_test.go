@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -262,13 +261,4 @@ func resultFiles(h *history.History) map[string]string {
 		}
 	}
 	return out
-}
-
-func keys(m map[string]int) []string {
-	var k []string
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }
