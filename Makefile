@@ -9,7 +9,7 @@ GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
 
-.PHONY: build image test test-deps lint bench demo clean
+.PHONY: build image test test-deps lint bench demo clean openstudio-server
 IMAGE ?= osctl:$(VERSION)
 
 build:
@@ -31,7 +31,14 @@ TEST_BINARY := bin/test/osctl
 test: test-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
-	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) \
+		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+# The real OpenStudio Server v3.7.0 on this machine, as the tests run it (3 replicas; ARGS=--patched
+# for contrib/rails's lock, --help for the rest): prints the targets and the state dir for
+# `osctl stress`, and stops every process it started on Ctrl-C. Needs scripts/test-deps.sh's packages.
+openstudio-server:
+	OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) $(GO) run ./internal/testenv/openstudioenv/cmd/openstudio-server $(ARGS)
 
 $(GOLANGCI):
 	mkdir -p $(OSCTL_CACHE)/tools

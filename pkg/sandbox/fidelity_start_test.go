@@ -282,11 +282,14 @@ func TestDeleteAnalysis(t *testing.T) {
 		for _, aid := range []string{uuid, named} {
 			uploadZip(t, base, aid, "seed.zip", orderedZip(t, []string{"a.txt"}, [][]byte{[]byte("A")}))
 			startAnalysis(t, base, aid)
+		}
+		waitIdle(t, []string{base})
+		// Data points made after the analysis ran: RunAnalysis did not delete their result files.
+		for _, aid := range []string{uuid, named} {
 			dp := sendJSON(t, "POST", base+"/analyses/"+aid+"/data_points.json", map[string]any{"data_point": map[string]any{"uuid": "dp-" + aid}}).obj()["_id"].(string)
 			ct, body := multipartFile(nil, "file[attachment]", "r.json", "application/json", []byte("{}"))
 			results[aid], _ = send(t, "POST", base+"/data_points/"+dp+"/upload_file.json", ct, body).obj()["id"].(string)
 		}
-		waitIdle(t, []string{base})
 		first.stop()
 		// A replica whose worker sleeps: what DELETE does at once, and what it leaves to a job.
 		r := sh.replica(t, mode, time.Hour, sandbox.Config{})
