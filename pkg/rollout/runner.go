@@ -209,7 +209,7 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 		return nil, err
 	}
 	if k.taken != nil {
-		r.tookOver(k)
+		r.observe(tookOver(k))
 	}
 	if err := r.commit(ctx, j, j.Original.Range); err != nil {
 		k.release(context.WithoutCancel(ctx))
@@ -251,7 +251,7 @@ func (r *Runner) Resume(ctx context.Context, t *Target, gates []Gate) (*Outcome,
 	msg := "by " + r.Holder
 	if k.taken != nil {
 		msg += fmt.Sprintf(" (forced: took over the live Lease of %s)", k.taken.Holder)
-		r.tookOver(k)
+		r.observe(tookOver(k))
 	} else if j.Holder != r.Holder {
 		msg += " (after " + j.Holder + ")"
 	}
@@ -302,7 +302,7 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 		return nil, err
 	}
 	if k.taken != nil {
-		r.tookOver(k)
+		r.observe(tookOver(k))
 	}
 	k.start(context.WithoutCancel(ctx))
 	defer k.release(context.WithoutCancel(ctx))
@@ -310,9 +310,9 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 	return r.restore(ctx, k, j, j.Original.Range, "undo", PhaseUndone), nil
 }
 
-// tookOver warns that Force took over another osctl's live Lease.
-func (r *Runner) tookOver(k *leaseKeeper) {
-	r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))})
+// tookOver is the warning that Force took over another osctl's live Lease.
+func tookOver(k *leaseKeeper) Progress {
+	return Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))}
 }
 
 func byOf(s string) string {
