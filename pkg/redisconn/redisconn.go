@@ -308,4 +308,3 @@ func orDefault(d, def time.Duration) time.Duration {
 	}
 	return def
 }
-
