@@ -117,6 +117,9 @@ func (o *UpOptions) validate() error {
 	if o.RedisFlags.Secret != "" || o.RedisFlags.Service != "" {
 		return cmdutil.Usage("sandbox up takes local Redis masters as --redis URLs; --redis-secret and --redis-service are for a cluster's Redis")
 	}
+	if len(o.RedisFlags.Clusters)+len(o.RedisFlags.Sentinels) > 0 {
+		return cmdutil.Usage("sandbox up takes local standalone Redis masters as --redis URLs, not --redis-cluster or --redis-sentinel")
+	}
 	return nil
 }
 

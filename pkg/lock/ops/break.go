@@ -2,7 +2,6 @@ package ops
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -301,7 +300,12 @@ func (b *Breaker) Check(ctx context.Context, key string) error {
 		}()
 	}
 	wg.Wait()
-	return errors.Join(errs...)
+	for _, err := range errs {
+		if err != nil {
+			return err // one line: the first master that refuses says what to grant
+		}
+	}
+	return nil
 }
 
 func scriptResult(n int, err error, m redisconn.Master, explain func(redisconn.Master, error) string) (string, string) {
