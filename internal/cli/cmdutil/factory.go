@@ -45,9 +45,9 @@ type RedisFlags struct {
 	Sentinels      []string // --redis-sentinel: each the sentinels of one master
 	SentinelMaster string   // --redis-sentinel-master
 	CAFile         string
-	PasswordFile string
-	Secret       string // NAMESPACE/NAME:KEY
-	Service      string // NAME[:PORT], reached through a port-forward in -n NAMESPACE
+	PasswordFile   string
+	Secret         string // NAMESPACE/NAME:KEY
+	Service        string // NAME[:PORT], reached through a port-forward in -n NAMESPACE
 }
 
 // New returns a Factory on the process's own streams.
