@@ -54,7 +54,7 @@ func Classify(v View, c Conditions) Verdict {
 		if h.TTLMillis == NoTTL {
 			where := h.Master
 			if h.Node != "" {
-				where = h.Node + " (node of " + h.Master + ")"
+				where = h.Node // the shard, or Sentinel's master: the NODE column's server
 			}
 			noTTL = append(noTTL, where)
 		}
