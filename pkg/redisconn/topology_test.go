@@ -251,3 +251,51 @@ func TestSentinelMaster(t *testing.T) {
 		t.Errorf("a failover client is a *redis.Client, got %T", ms2[0].Client)
 	}
 }
+
+// TestTLSClusterAndSentinel reaches a cluster and a Sentinel setup that speak only TLS to
+// clients that ask for it, with --redis-ca: every shard, and the master the sentinels name.
+func TestTLSClusterAndSentinel(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	tlsf := testenv.NewTLS(t)
+	c := testenv.StartRedisCluster(t, 3, testenv.TopologyOptions{Password: pw, TLS: &tlsf})
+	s := testenv.StartRedisSentinel(t, testenv.TopologyOptions{Password: pw, TLS: &tlsf})
+	ms, err := Connect(Config{Clusters: []string{c.URL()}, Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster, CAFile: tlsf.CA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(ms)
+	for _, m := range ms {
+		if err := Ping(ctx, m); err != nil {
+			t.Fatalf("%s over TLS: %v", m.Name, err)
+		}
+		if err := m.Client.Set(ctx, "redlock:tls:x", "v", 0).Err(); err != nil {
+			t.Fatalf("%s: SET over TLS: %v", m.Name, err)
+		}
+	}
+	nodes, err := ms[0].Nodes(ctx)
+	tlsAddrs := map[string]bool{}
+	for _, n := range c.Nodes {
+		tlsAddrs[n.TLSAddr()] = true
+	}
+	if err != nil || len(nodes) != 3 {
+		t.Fatalf("cluster nodes over TLS: %v %v", nodes, err)
+	}
+	for _, n := range nodes {
+		if !tlsAddrs[n.Addr] {
+			t.Errorf("cluster node %s is not one of the TLS ports %v", n.Addr, tlsAddrs)
+		}
+	}
+	if nodes, err := ms[1].Nodes(ctx); err != nil || nodes[0].Addr != s.Master.TLSAddr() {
+		t.Errorf("Sentinel's master over TLS: %v %v, want %s", nodes, err, s.Master.TLSAddr())
+	}
+	// Without the CA: one line that says to pass it.
+	plain, err := Connect(Config{Clusters: []string{c.URL()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer Close(plain)
+	if err := Ping(ctx, plain[0]); err == nil || !strings.Contains(err.Error(), "--redis-ca") {
+		t.Errorf("without --redis-ca: %v", err)
+	}
+}
