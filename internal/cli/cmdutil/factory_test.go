@@ -176,7 +176,11 @@ func TestClusterAndSentinelFlags(t *testing.T) {
 		set  func(*Factory)
 		want string
 	}{
-		{func(f *Factory) { f.Redis.Sentinels = nil; f.Redis.SentinelMaster = "m"; t.Setenv("OSCTL_REDIS_SENTINEL", "") }, "give the sentinels"},
+		{func(f *Factory) {
+			f.Redis.Sentinels = nil
+			f.Redis.SentinelMaster = "m"
+			t.Setenv("OSCTL_REDIS_SENTINEL", "")
+		}, "give the sentinels"},
 		{func(f *Factory) { f.Redis.Service = "queue" }, "--redis-service reaches one standalone master"},
 		{func(f *Factory) { f.Redis.Clusters = []string{"redis://h:1?master_name=x"} }, "unexpected option"},
 	} {
