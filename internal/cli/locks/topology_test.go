@@ -198,6 +198,16 @@ func TestLocksWithTLSAndACLUsers(t *testing.T) {
 	if n, _ := rd.Client().Exists(ctx, "redlock:tls:analysis_zip").Result(); n != 1 {
 		t.Fatal("the refused break deleted the key")
 	}
+	// Without SCAN, or without the lock keys: one line each, naming what is missing (exit 2: the
+	// only master could not be read).
+	testenv.AddACLUser(t, []*testenv.Redis{rd}, "noscan", "noscan-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "scan"))
+	testenv.AddACLUser(t, []*testenv.Redis{rd}, "nokeys", "nokeys-Pw-1", strings.Replace(testenv.ACLOsctl, "~redlock:* ", "", 1))
+	for user, want := range map[string]string{"noscan": "may not run SCAN", "nokeys": "GET on redlock:*"} {
+		_, errOut, code := osctlRun(t, nil, "locks", "inspect", "--redis", url(user, user+"-Pw-1"), "--redis-ca", tlsf.CA)
+		if code != 2 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+			t.Errorf("inspect as %s: exit %d, want 2 and one line with %q:\n%s", user, code, want, errOut)
+		}
+	}
 	_, errOut, code = osctlRun(t, nil, "locks", "break", "--stale", "--yes", "--redis", url("osctl", "osctl-Pw-1"), "--redis-ca", tlsf.CA)
 	if code != 0 || !strings.Contains(errOut, "1 lock(s) broken") {
 		t.Fatalf("break as the documented user: exit %d\n%s", code, errOut)

@@ -86,6 +86,15 @@ func TestInspectAndBreakOnCluster(t *testing.T) {
 	if got[hash].Verdict.Status != StatusNotALock {
 		t.Errorf("hash: %+v", got[hash].Verdict)
 	}
+	// The exporter: osctl_redis_up and its RTT per shard, the cluster named by its first seed.
+	g := gather(t, NewCollector(NewMonitor(ctx, ms, HealthOptions{})))
+	for _, n := range c.Nodes {
+		g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q}`, c.Nodes[0].Addr, n.Addr), 1)
+		if _, ok := g[fmt.Sprintf(`osctl_redis_rtt_seconds{master=%q,node=%q}`, c.Nodes[0].Addr, n.Addr)]; !ok {
+			t.Errorf("no RTT of shard %s", n.Addr)
+		}
+	}
+	g.want(t, `osctl_locks{flavour="redlock-rb",verdict="stale"}`, float64(len(stale)))
 
 	// A user without EVAL: the same views through GET and PTTL; the break refused, naming EVAL.
 	testenv.AddACLUser(t, nodes(c), "noeval", "noeval-pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
