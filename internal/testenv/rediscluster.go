@@ -171,15 +171,23 @@ func (c *RedisCluster) NodeFor(t testing.TB, key string) RedisNode {
 	if err != nil {
 		t.Fatal(err)
 	}
-	shards, err := nc.ClusterSlots(ctx).Result()
+	shards, err := nc.ClusterShards(ctx).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range shards {
-		if int64(s.Start) <= slot && slot <= int64(s.End) {
-			for _, nd := range c.Nodes {
-				if nd.Addr == s.Nodes[0].Addr || nd.TLSAddr() == s.Nodes[0].Addr {
-					return nd
+		for _, r := range s.Slots {
+			if r.Start > slot || slot > r.End {
+				continue
+			}
+			for _, sn := range s.Nodes {
+				if sn.Role != "master" {
+					continue
+				}
+				for _, nd := range c.Nodes {
+					if int64(nd.Port) == sn.Port || nd.TLSPort != 0 && int64(nd.TLSPort) == sn.TLSPort {
+						return nd
+					}
 				}
 			}
 		}

@@ -58,7 +58,7 @@ func (e *PermissionError) Error() string {
 		}
 		return fmt.Sprintf("Redis %s: the ACL user may not run %s (NOPERM): grant it (ACL SETUSER <user> %s) or use a user that may", e.Master, e.Command, fix)
 	case e.Keys:
-		return fmt.Sprintf("Redis %s: the ACL user may not read or write the keys osctl uses, GET on redlock:* and analysis:*, osctl:* for its own (NOPERM): add ~redlock:* ~analysis:* ~osctl:* to the user's key patterns", e.Master)
+		return fmt.Sprintf("Redis %s: the ACL user may not access the keys osctl uses (NOPERM; GET on redlock:* and analysis:*, osctl:* for its own): add ~redlock:* ~analysis:* ~osctl:* to the user's key patterns", e.Master)
 	}
 	return fmt.Sprintf("Redis %s: the ACL user may not run a command inside osctl's scripts (GET, SET, DEL, PTTL, PEXPIRE, TYPE, MGET, SCAN, ZADD, ZRANGE, TIME): grant those commands (docs/migration/redis-managed.md lists the ACL)", e.Master)
 }
