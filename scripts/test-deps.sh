@@ -4,6 +4,9 @@
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
+# The Redis Cluster tests create their cluster with redis-cli --cluster create; the Sentinel tests
+# run redis-server --sentinel (no redis-sentinel package needed).
+command -v redis-cli >/dev/null || need+=(redis-tools)
 command -v linux.uml >/dev/null || need+=(user-mode-linux)
 command -v rpc.nfsd >/dev/null || need+=(nfs-kernel-server)
 command -v mount.nfs >/dev/null || need+=(nfs-common)
@@ -36,8 +39,8 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
   echo "installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq >&2
-  apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+  apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >&2
 fi
 "$(dirname "$0")/k8s-build.sh"
 # FerretDB (MongoDB's protocol on SQLite) for the real OpenStudio Server, built once into the cache.

@@ -104,7 +104,7 @@ func (l *Locker) acquire(ctx context.Context, key string, tries int) (*Lease, er
 			_, _, _ = l.compareAndDelete(ctx, key, value)
 			return nil, cerr
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, permission(err))
 	}
 	var token int64
 	if l.cfg.fencing {
@@ -114,7 +114,7 @@ func (l *Locker) acquire(ctx context.Context, key string, tries int) (*Lease, er
 		}
 		if err != nil {
 			_, _, _ = l.compareAndDelete(ctx, key, value)
-			return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, permission(err))
 		}
 		token = t
 	}
