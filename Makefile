@@ -9,7 +9,7 @@ GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
 
-.PHONY: build image test test-deps lint bench demo clean
+.PHONY: build image test test-deps lint bench demo clean openstudio-server elb-openapi
 IMAGE ?= osctl:$(VERSION)
 
 build:
@@ -25,9 +25,26 @@ test-deps:
 	@scripts/test-deps.sh >/dev/null
 
 # Every test: unit, real redis-server, sandbox processes, UML NFS, and the kube-apiserver harness.
+# osctl is built once (without -race, so load tests run at full speed) and handed to every test
+# package that runs the binary (internal/testenv.OsctlBinary reads OSCTL_TEST_BINARY).
+TEST_BINARY := bin/test/osctl
 test: test-deps
 	$(GO) vet ./...
-	OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) $(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
+	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) \
+		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
+
+# The real OpenStudio Server v3.7.0 on this machine, as the tests run it (3 replicas; ARGS=--patched
+# for contrib/rails's lock, --help for the rest): prints the targets and the state dir for
+# `osctl stress`, and stops every process it started on Ctrl-C. Needs scripts/test-deps.sh's packages.
+openstudio-server:
+	OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) $(GO) run ./internal/testenv/openstudioenv/cmd/openstudio-server $(ARGS)
+
+# The real elb-openapi (third_party/elb-openapi-352a1f4) on loopback, 2 replicas, with faked
+# kubectl/azcopy/az/elastic-blast (docs/migration/jobs.md); the token is ELB_OPENAPI_API_TOKEN.
+elb-openapi:
+	$(GO) build -o bin/elb-openapi ./internal/testenv/elbenv/cmd/elb-openapi
+	bin/elb-openapi $(ARGS)
 
 $(GOLANGCI):
 	mkdir -p $(OSCTL_CACHE)/tools

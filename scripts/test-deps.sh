@@ -1,9 +1,12 @@
 #!/bin/bash
 # Install what osctl's tests need on a fresh Debian machine, and build (or find cached) the
-# Kubernetes control plane binaries. Safe to run again: it only installs what is missing.
+# Kubernetes control plane binaries and FerretDB. Safe to run again: it only installs what is missing.
 set -euo pipefail
 need=()
 command -v redis-server >/dev/null || need+=(redis-server)
+# The Redis Cluster tests create their cluster with redis-cli --cluster create; the Sentinel tests
+# run redis-server --sentinel (no redis-sentinel package needed).
+command -v redis-cli >/dev/null || need+=(redis-tools)
 command -v linux.uml >/dev/null || need+=(user-mode-linux)
 command -v rpc.nfsd >/dev/null || need+=(nfs-kernel-server)
 command -v mount.nfs >/dev/null || need+=(nfs-common)
@@ -15,6 +18,14 @@ command -v perl >/dev/null || need+=(perl)
 # contrib/rails/osctl_lock.rb and the ```ruby blocks of docs/migration: Debian's ruby and its redis gem.
 command -v ruby >/dev/null || need+=(ruby)
 if ! command -v ruby >/dev/null || ! ruby -e 'require "redis"' 2>/dev/null; then need+=(ruby-redis); fi
+# The real OpenStudio Server v3.7.0 (internal/testenv/openstudioenv, third_party/README.md): Ruby
+# on Rails 6.1 and most of the app's gems from Debian, Passenger as upstream's image runs it, unzip
+# (the tests check torn zips with unzip -t) and git (git apply of contrib/rails's patch).
+for p in ruby-rails passenger ruby-bundler ruby-jbuilder ruby-nokogiri ruby-zip ruby-bson ruby-redis-namespace ruby-rest-client \
+  ruby-multi-json ruby-nio4r ruby-msgpack ruby-sinatra ruby-mono-logger ruby-delayed-job ruby-kaminari ruby-marcel ruby-mime-types \
+  ruby-climate-control ruby-sprockets-rails ruby-mail ruby-loofah unzip git; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || need+=("$p")
+done
 # The PromQL rollout gate and locks serve-metrics tests: a real Prometheus; the package ships promtool.
 if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then need+=(prometheus); fi
 # The browser tests open the HTML reports in headless Chromium (internal/testenv/browser); a font
@@ -38,3 +49,5 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >&2
 fi
 "$(dirname "$0")/k8s-build.sh"
+# FerretDB (MongoDB's protocol on SQLite) for the real OpenStudio Server, built once into the cache.
+"$(dirname "$0")/ferretdb-build.sh"

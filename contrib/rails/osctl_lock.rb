@@ -257,6 +257,7 @@ class OsctlLock
         if lease
           # The release is bounded in time: nothing (a Timeout either) may cut it short.
           Thread.handle_interrupt(Object => :never) { lease.__send__(:finish) }
+          debug("released #{key} (#{lease.value})")
           take_pending_loss(lease)
         end
       end
@@ -446,7 +447,7 @@ class OsctlLock
 
       tmp = temp_path(File.dirname(fence_file))
       begin
-        File.open(tmp, File::WRONLY | File::CREAT | File::EXCL, 0o644) do |f|
+        File.open(tmp, File::WRONLY | File::CREAT | File::EXCL, 0o666) do |f|
           f.write("#{token}\n")
           f.fsync
         end
@@ -467,7 +468,8 @@ class OsctlLock
       FileUtils.mkdir_p(dir)
       tmp = temp_path(dir)
       begin
-        File.open(tmp, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o644) do |f|
+        # 0666 less the umask, as Paperclip leaves a stored file (and upstream runs with umask 0000).
+        File.open(tmp, File::WRONLY | File::CREAT | File::EXCL | File::BINARY, 0o666) do |f|
           yield f
           f.flush
           f.fsync
@@ -492,7 +494,7 @@ class OsctlLock
       FileUtils.mkdir_p(parent)
       tmp = File.join(parent, "#{TEMP_PREFIX}#{File.basename(dir)}-#{SecureRandom.hex(6)}")
       old = nil
-      Dir.mkdir(tmp, 0o755)
+      Dir.mkdir(tmp) # 0777 less the umask, as upstream's mkdir_p of the extraction gives it
       begin
         yield tmp
         File.write(File.join(tmp, FENCE_FILE), "#{lease.token}\n")
@@ -637,6 +639,11 @@ class OsctlLock
     @logger&.warn("osctl_lock: #{message}")
   end
 
+  # Acquisitions and releases, at debug level: `grep osctl_lock log/*.log` shows who held what.
+  def debug(message)
+    @logger&.debug("osctl_lock: #{message}")
+  end
+
   def io_timeout_for(ttl)
     [ttl.to_f / 5, 0.5].max
   end
@@ -695,6 +702,8 @@ class OsctlLock
             raise NotAcquired, "#{key}: the lock's validity ran out while taking the fencing token"
           end
           done = true
+          debug("acquired #{key} as #{value}, fencing token #{token}, on #{ok} of #{@masters.size} masters " \
+                "after #{try + 1} #{try.zero? ? 'try' : 'tries'}; valid #{((validity - OsctlLock.now) * 1000).round} ms")
           return Lease.new(self, key, value, token, validity)
         end
         release(key, value, @op_timeout)
@@ -782,11 +791,13 @@ class OsctlLock
   end
 
   # Compare-and-delete on every master, also those that did not answer the acquisition; returns
-  # once a quorum deleted or the outcome is decided (the rest still get it), bounded in time.
-  # Returns [deleted, gone (another value or none), errors].
+  # once every master answered, or at the timeout. It does not return at a quorum: a process
+  # that exits right after the block (a Resque job's fork does) would cut the minority's deletes
+  # short and leave debris there until the TTL. Returns [deleted, gone (another value or none),
+  # errors].
   def release(key, value, timeout = @release_timeout)
     deleted = ->(r) { r && r.error.nil? && r.value == 1 }
-    replies = round(OsctlLock.now + timeout, decided_by(deleted)) { |c| run_script(c, DEL_IF_VALUE, key, value) }
+    replies = round(OsctlLock.now + timeout) { |c| run_script(c, DEL_IF_VALUE, key, value) }
     [replies.count(&deleted), replies.count { |r| r.error.nil? && r.value != 1 }, errors_of(replies, '')]
   end
 

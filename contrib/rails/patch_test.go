@@ -11,14 +11,15 @@ import (
 
 const (
 	patchFile = "openstudio-server-v3.7.0.patch"
-	upstream  = "testdata/openstudio-server-v3.7.0"
+	upstream  = "../../third_party/openstudio-server-v3.7.0"
 	railsDoc  = "../../docs/migration/rails.md"
 )
 
-// TestPatchAppliesToUpstream applies the patch to OpenStudio Server v3.7.0's files (git apply,
-// no fuzz), installs the module as server/lib/osctl_lock.rb as the guide says, and checks that
-// every Ruby file it touches parses (ruby -c; -wc for the files that are wholly osctl's). The Rails app itself (Mongoid, Paperclip) is not
-// run here.
+// TestPatchAppliesToUpstream applies the patch to OpenStudio Server v3.7.0's server/ app (the
+// copy in third_party/; git apply, no fuzz), installs the module as server/lib/osctl_lock.rb as the
+// guide says, and checks that every Ruby file it touches parses (ruby -c; -wc for the files that
+// are wholly osctl's) and touches only application code. The patched app itself runs in
+// internal/realserver's tests.
 func TestPatchAppliesToUpstream(t *testing.T) {
 	t.Parallel()
 	ruby := requireRuby(t)
@@ -60,6 +61,12 @@ func TestPatchAppliesToUpstream(t *testing.T) {
 			t.Errorf("ruby %s server/%s: %v\n%s", flag, f, err, out)
 		}
 	}
+	// Only application code: never the deployment's config with host names, nor the Gemfile.
+	for _, f := range patchedFiles(t, patch) {
+		if !strings.HasPrefix(f, "server/app/") && !strings.HasPrefix(f, "server/config/initializers/") {
+			t.Errorf("the patch touches %s: it may touch only application code (server/app, server/config/initializers)", f)
+		}
+	}
 	b, err := os.ReadFile(filepath.Join(dir, "server", "app", "models", "analysis.rb"))
 	if err != nil {
 		t.Fatal(err)
@@ -69,9 +76,36 @@ func TestPatchAppliesToUpstream(t *testing.T) {
 			t.Errorf("patched analysis.rb lacks %q", want)
 		}
 	}
+	init, err := os.ReadFile(filepath.Join(dir, "server", "config", "initializers", "osctl_lock.rb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"return super if @queued_for_write.empty?", "raise \"osctl_lock: neither REDLOCK_URLS nor REDIS_URL is set", "OSCTL_LOCK=off"} {
+		if !strings.Contains(string(init), want) {
+			t.Errorf("patched config/initializers/osctl_lock.rb lacks %q", want)
+		}
+	}
 	if strings.Contains(string(b), "SKIPPED: #{f.name}, already existed") {
 		t.Error("patched analysis.rb still skips files that already exist")
 	}
+}
+
+// patchedFiles lists the files a patch changes (its "+++ b/..." lines).
+func patchedFiles(t *testing.T, patch string) []string {
+	b, err := os.ReadFile(patch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if f, ok := strings.CutPrefix(line, "+++ b/"); ok {
+			out = append(out, f)
+		}
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s changes no file", patch)
+	}
+	return out
 }
 
 // TestRailsGuideShowsThePatch: the ```diff block of docs/migration/rails.md is the patch file,

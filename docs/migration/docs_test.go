@@ -25,6 +25,9 @@
 //	<!-- test: ruby-syntax -->  only parsed (`ruby -c`): code that needs a Rails app or a gem
 //	                            that is not installed here
 //
+// and the pages of each Redis topology run against real ones (redis_env_test.go): redis-cluster,
+// redis-sentinel, redis-managed.
+//
 // `expect-exit N` may follow the target for commands that are meant to find a problem. A ```sh
 // block without a marker fails the test. Blocks of one document run in order, in one working
 // directory, so a later block can read what an earlier one wrote (a stress report).
@@ -196,7 +199,7 @@ func parseMarker(s string) (block, error) {
 	f := strings.Fields(s)
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
-		case targetStatic, targetSandbox, targetCluster, targetRuby, targetSyntax:
+		case targetStatic, targetSandbox, targetCluster, targetRuby, targetSyntax, targetRedisCluster, targetRedisSentinel, targetRedisManaged:
 			if b.target != "" {
 				return b, fmt.Errorf("test marker %q names two targets", s)
 			}
@@ -212,7 +215,7 @@ func parseMarker(s string) (block, error) {
 			b.expectExit = n
 			i++
 		default:
-			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox, cluster, ruby or ruby-syntax, and optionally expect-exit N)", s, f[i])
+			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox, cluster, redis-cluster, redis-sentinel, redis-managed, ruby or ruby-syntax, and optionally expect-exit N)", s, f[i])
 		}
 	}
 	if b.target == "" {
@@ -353,6 +356,7 @@ type docEnv struct {
 	sandbox []string
 	cluster []string
 	ruby    []string
+	redis   map[string][]string // per Redis topology target
 }
 
 func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
@@ -375,6 +379,7 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 			"STATE_DIR=" + sb.StateDir,
 		}
 	}
+	e.redis = redisEnvs(t, d)
 	if d.has(targetRuby) {
 		requireRuby(t)
 		ms := strings.Join(testenv.URLs(testenv.StartRedisMasters(t, 3)), ",")
@@ -421,6 +426,8 @@ func runBlock(t *testing.T, e *docEnv, b block) bool {
 		env = append(env, e.sandbox...)
 	case targetCluster:
 		env = append(env, e.cluster...)
+	case targetRedisCluster, targetRedisSentinel, targetRedisManaged:
+		env = append(env, e.redis[b.target]...)
 	case targetRuby:
 		env = append(env, e.ruby...)
 		argv = []string{requireRuby(t), "-I", filepath.Join(e.root, "contrib", "rails"), script}

@@ -82,10 +82,11 @@ func execute(ctx context.Context, f *cmdutil.Factory, root *cobra.Command, args 
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	err := root.ExecuteContext(ctx)
+	cmd, err := root.ExecuteContextC(ctx)
 	if err == nil {
 		return cmdutil.ExitOK
 	}
+	err = cmdutil.RenderSetting(cmd, err)
 	var fe *cmdutil.FoundError
 	if errors.As(err, &fe) && fe.Msg == "" {
 		return cmdutil.ExitProblem

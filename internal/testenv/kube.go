@@ -139,18 +139,45 @@ func startKube(dir, bin string) (*Kube, error) {
 	if err := writeExecShims(filepath.Join(dir, "shim")); err != nil {
 		return nil, err
 	}
-	ports := make([]int, 7)
-	for i := range ports {
-		p, err := redisproc.FreePort()
-		if err != nil {
+	var p kubePorts
+	for _, port := range []*int{&p.etcd, &p.peer, &p.api, &p.kcm, &p.sched, &p.kwok} {
+		var err error
+		if *port, err = redisproc.FreePort(); err != nil {
 			return nil, err
 		}
-		ports[i] = p
 	}
-	pEtcd, pPeer, pAPI, pKCM, pSched, pKwok := ports[0], ports[1], ports[2], ports[3], ports[4], ports[5]
-	k.Server = fmt.Sprintf("https://127.0.0.1:%d", pAPI)
+	k.Server = fmt.Sprintf("https://127.0.0.1:%d", p.api)
+	cfgs, err := k.writeKubeconfigs(pki)
+	if err != nil {
+		return nil, err
+	}
+	if err := k.startControlPlane(p, pki, cfgs); err != nil {
+		return nil, err
+	}
+	if err := k.startKwok(p, pki, cfgs.admin); err != nil {
+		return nil, err
+	}
+	if k.Clients, err = kubeconfig.Load(k8s.Config{Kubeconfig: k.Kubeconfig}); err != nil {
+		return nil, err
+	}
+	if err := k.waitNodes(90 * time.Second); err != nil {
+		return nil, err
+	}
+	ok = true
+	return k, nil
+}
+
+// kubePorts are the loopback ports of one control plane's components.
+type kubePorts struct{ etcd, peer, api, kcm, sched, kwok int }
+
+// kubeconfigs are the files the components and the tests authenticate with.
+type kubeconfigs struct{ admin, kcm, sched string }
+
+// writeKubeconfigs writes the admin (also k.Kubeconfig), controller-manager and scheduler
+// kubeconfigs, each with its client certificate from pki.
+func (k *Kube) writeKubeconfigs(pki string) (kubeconfigs, error) {
 	kcfg := func(name, user, cert string) (string, error) {
-		p := filepath.Join(dir, name+".kubeconfig")
+		p := filepath.Join(k.Dir, name+".kubeconfig")
 		s := fmt.Sprintf(`apiVersion: v1
 kind: Config
 clusters:
@@ -166,84 +193,94 @@ current-context: local
 `, k.Server, pki, user, pki, cert, pki, cert, user)
 		return p, os.WriteFile(p, []byte(s), 0o600)
 	}
-	admin, err := kcfg("admin", "admin", "admin")
-	if err != nil {
-		return nil, err
+	var c kubeconfigs
+	var err error
+	if c.admin, err = kcfg("admin", "admin", "admin"); err != nil {
+		return c, err
 	}
-	if err := copyFile(admin, k.Kubeconfig); err != nil {
-		return nil, err
+	if err := copyFile(c.admin, k.Kubeconfig); err != nil {
+		return c, err
 	}
-	kcm, _ := kcfg("kcm", "system:kube-controller-manager", "kube-controller-manager")
-	sched, _ := kcfg("sched", "system:kube-scheduler", "kube-scheduler")
+	if c.kcm, err = kcfg("kcm", "system:kube-controller-manager", "kube-controller-manager"); err != nil {
+		return c, err
+	}
+	c.sched, err = kcfg("sched", "system:kube-scheduler", "kube-scheduler")
+	return c, err
+}
 
-	if err := k.start("etcd", nil, filepath.Join(bin, "etcd"), "--name=e0", "--data-dir="+filepath.Join(dir, "etcd-data"),
-		fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", pEtcd), fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", pEtcd),
-		fmt.Sprintf("--listen-peer-urls=http://127.0.0.1:%d", pPeer), fmt.Sprintf("--initial-advertise-peer-urls=http://127.0.0.1:%d", pPeer),
-		fmt.Sprintf("--initial-cluster=e0=http://127.0.0.1:%d", pPeer), "--unsafe-no-fsync=true", "--log-level=warn"); err != nil {
-		return nil, err
+// startControlPlane starts etcd, kube-apiserver (and waits until it is ready), the controllers
+// the tests need, and the scheduler.
+func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) error {
+	bin := k.BinDir
+	if err := k.start("etcd", nil, filepath.Join(bin, "etcd"), "--name=e0", "--data-dir="+filepath.Join(k.Dir, "etcd-data"),
+		fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", p.etcd), fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", p.etcd),
+		fmt.Sprintf("--listen-peer-urls=http://127.0.0.1:%d", p.peer), fmt.Sprintf("--initial-advertise-peer-urls=http://127.0.0.1:%d", p.peer),
+		fmt.Sprintf("--initial-cluster=e0=http://127.0.0.1:%d", p.peer), "--unsafe-no-fsync=true", "--log-level=warn"); err != nil {
+		return err
 	}
 	if err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"),
-		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", pEtcd),
-		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pAPI),
+		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", p.etcd),
+		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.api),
 		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
 		"--client-ca-file="+pki+"/ca.crt",
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
 		"--service-account-key-file="+pki+"/sa.pub", "--service-account-signing-key-file="+pki+"/sa.key",
 		"--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=Node,RBAC",
 		"--kubelet-preferred-address-types=InternalIP", "--endpoint-reconciler-type=none",
-		"--cert-dir="+filepath.Join(dir, "apiserver-certs"), "--profiling=false", "--v=1"); err != nil {
-		return nil, err
+		"--cert-dir="+filepath.Join(k.Dir, "apiserver-certs"), "--profiling=false", "--v=1"); err != nil {
+		return err
 	}
 	if err := waitReady(k.Server+"/readyz", pki, 60*time.Second); err != nil {
-		return nil, fmt.Errorf("kube-apiserver: %w (log: %s)", err, tail(filepath.Join(dir, "logs", "kube-apiserver.log")))
+		return fmt.Errorf("kube-apiserver: %w (log: %s)", err, tail(filepath.Join(k.Dir, "logs", "kube-apiserver.log")))
 	}
 	controllers := "deployment-controller,replicaset-controller,horizontal-pod-autoscaler-controller,serviceaccount-controller," +
 		"namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller," +
 		"node-lifecycle-controller,persistentvolume-binder-controller,disruption-controller,job-controller,ttl-after-finished-controller"
 	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"),
-		"--kubeconfig="+kcm, "--authentication-kubeconfig="+kcm, "--authorization-kubeconfig="+kcm,
-		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pKCM),
+		"--kubeconfig="+cfgs.kcm, "--authentication-kubeconfig="+cfgs.kcm, "--authorization-kubeconfig="+cfgs.kcm,
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.kcm),
 		"--leader-elect=false", "--use-service-account-credentials=true",
 		"--service-account-private-key-file="+pki+"/sa.key", "--root-ca-file="+pki+"/ca.crt",
 		"--horizontal-pod-autoscaler-sync-period=2s", "--controllers="+controllers,
 		"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"); err != nil {
-		return nil, err
+		return err
 	}
-	if err := k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),
-		"--kubeconfig="+sched, "--authentication-kubeconfig="+sched, "--authorization-kubeconfig="+sched,
-		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", pSched), "--leader-elect=false", "--profiling=false", "--v=1"); err != nil {
-		return nil, err
-	}
+	return k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),
+		"--kubeconfig="+cfgs.sched, "--authentication-kubeconfig="+cfgs.sched, "--authorization-kubeconfig="+cfgs.sched,
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.sched), "--leader-elect=false", "--profiling=false", "--v=1")
+}
+
+// startKwok applies kwok's CRDs and the fake nodes, and starts kwok with its pod and node stages.
+func (k *Kube) startKwok(p kubePorts, pki, admin string) error {
+	bin := k.BinDir
 	if out, err := k.kubectl(nil, "apply", "-f", filepath.Join(bin, "..", "kwok-crds")); err != nil {
-		return nil, fmt.Errorf("applying kwok CRDs: %v: %s", err, out)
+		return fmt.Errorf("applying kwok CRDs: %v: %s", err, out)
 	}
 	if out, err := k.kubectl([]byte(clusterObjects), "apply", "-f", "-"); err != nil {
-		return nil, fmt.Errorf("applying nodes and ClusterExec: %v: %s", err, out)
+		return fmt.Errorf("applying nodes and ClusterExec: %v: %s", err, out)
 	}
-	stages, err := writeStages(filepath.Join(bin, "..", "kwok-stages.yaml"), filepath.Join(dir, "kwok-stages.yaml"))
+	stages, err := writeStages(filepath.Join(bin, "..", "kwok-stages.yaml"), filepath.Join(k.Dir, "kwok-stages.yaml"))
 	if err != nil {
-		return nil, err
+		return err
 	}
-	env := []string{"PATH=" + filepath.Join(dir, "shim") + ":" + os.Getenv("PATH")}
-	if err := k.start("kwok", env, filepath.Join(bin, "kwok"), "--kubeconfig="+admin,
+	env := []string{"PATH=" + filepath.Join(k.Dir, "shim") + ":" + os.Getenv("PATH")}
+	return k.start("kwok", env, filepath.Join(bin, "kwok"), "--kubeconfig="+admin,
 		"--config="+stages,
 		"--enable-crds=Exec,ClusterExec,PortForward,ClusterPortForward",
 		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
-		"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", pKwok), fmt.Sprintf("--server-address=127.0.0.1:%d", pKwok),
+		"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", p.kwok), fmt.Sprintf("--server-address=127.0.0.1:%d", p.kwok),
 		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
-		"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40"); err != nil {
-		return nil, err
-	}
-	clients, err := kubeconfig.Load(k8s.Config{Kubeconfig: k.Kubeconfig})
-	if err != nil {
-		return nil, err
-	}
-	k.Clients = clients
-	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
+		"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40")
+}
+
+// waitNodes waits until both fake nodes are Ready and untainted and the default ServiceAccount
+// exists.
+func (k *Kube) waitNodes(limit time.Duration) error {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	for {
 		ready := 0
-		nodes, err := clients.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+		nodes, err := k.Clients.Clientset.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
 		if err == nil {
 			for _, n := range nodes.Items {
 				untainted := len(n.Spec.Taints) == 0
@@ -254,17 +291,15 @@ current-context: local
 				}
 			}
 		}
-		_, saErr := clients.Clientset.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
+		_, saErr := k.Clients.Clientset.CoreV1().ServiceAccounts("default").Get(ctx, "default", metav1.GetOptions{})
 		if ready == 2 && saErr == nil {
-			break
+			return nil
 		}
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("nodes not ready and untainted within 90s (kwok log: %s)", tail(filepath.Join(dir, "logs", "kwok.log")))
+			return fmt.Errorf("nodes not ready and untainted within %v (kwok log: %s)", limit, tail(filepath.Join(k.Dir, "logs", "kwok.log")))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	ok = true
-	return k, nil
 }
 
 // start launches one component in its own process group; it dies with the test process.

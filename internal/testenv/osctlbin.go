@@ -2,6 +2,7 @@ package testenv
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,12 +18,24 @@ var (
 	binDir  string
 )
 
-// OsctlBinary builds the osctl binary (without -race, so load tests run at real speed) once per
-// test process and returns its path. The binary lives until the process exits; call
-// CleanupBinary from TestMain to remove it.
+// BinaryEnv names the environment variable through which `make test` hands every test package
+// the one osctl binary it built (so that thirteen packages do not each build it again).
+const BinaryEnv = "OSCTL_TEST_BINARY"
+
+// OsctlBinary returns the path of the osctl binary the tests run: the one named by
+// $OSCTL_TEST_BINARY when set (make test builds it once), else one it builds (without -race, so
+// load tests run at real speed) once per test process. A built binary lives until the process
+// exits; call CleanupBinary from TestMain to remove it.
 func OsctlBinary(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
+		if p := os.Getenv(BinaryEnv); p != "" {
+			binPath = p
+			if fi, err := os.Stat(p); err != nil || fi.IsDir() || fi.Mode()&0o111 == 0 {
+				binErr = fmt.Errorf("$%s=%s is not an executable osctl binary (unset it to build one)", BinaryEnv, p)
+			}
+			return
+		}
 		root, err := ModuleRoot()
 		if err != nil {
 			binErr = err

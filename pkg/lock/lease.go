@@ -57,7 +57,7 @@ func (ls *Lease) extend(ctx context.Context) (time.Time, error) {
 		if errors.As(err, &taken) {
 			err = fmt.Errorf("the value is gone or replaced on masters %v", taken.Nodes)
 		}
-		return time.Time{}, fmt.Errorf("renewal reached fewer than %d of %d masters: %w", ls.locker.quorum, len(ls.locker.masters), err)
+		return time.Time{}, fmt.Errorf("renewal reached fewer than %d of %d masters: %w", ls.locker.quorum, len(ls.locker.masters), permission(err))
 	}
 	return ls.ext.Until(), nil
 }
@@ -111,6 +111,6 @@ func (ls *Lease) release(ctx context.Context) error {
 	case gone > len(ls.locker.masters)-q:
 		return fmt.Errorf("%w: %s was no longer held on a quorum at release (deleted on %d of %d masters)", ErrLost, ls.key, deleted, len(ls.locker.masters))
 	default:
-		return fmt.Errorf("lock: releasing %s: deleted on %d of %d masters: %w", ls.key, deleted, len(ls.locker.masters), err)
+		return fmt.Errorf("lock: releasing %s: deleted on %d of %d masters: %w", ls.key, deleted, len(ls.locker.masters), permission(err))
 	}
 }

@@ -120,7 +120,7 @@ func TestAcquireContendRelease(t *testing.T) {
 	}
 	// Release returns once a quorum deleted; the last master may get its delete just after.
 	for i, c := range cs {
-		waitFor(t, 5*time.Second, fmt.Sprintf("master %d to drop the key after release", i), func() bool {
+		testenv.Eventually(t, 5*time.Second, fmt.Sprintf("master %d to drop the key after release", i), func() bool {
 			return c.Exists(ctx, key).Val() == 0
 		})
 	}
@@ -180,7 +180,7 @@ func TestReleaseDeletesOnMasterThatMissedAcquisition(t *testing.T) {
 	// Release returns once a quorum deleted; the third master gets its delete in the background
 	// (after its restart, a first connection and a script load), bounded by the release timeout.
 	for i, c := range cs {
-		waitFor(t, 5*time.Second, fmt.Sprintf("master %d to drop the key", i), func() bool {
+		testenv.Eventually(t, 5*time.Second, fmt.Sprintf("master %d to drop the key", i), func() bool {
 			return c.Exists(ctx, key).Val() == 0
 		})
 	}
@@ -236,7 +236,7 @@ func TestRenewalEndsWithAcquireContext(t *testing.T) {
 		t.Fatalf("Err after the acquisition context ended: %v", lease.Err())
 	}
 	// Nothing renews any more: the key expires by itself.
-	waitFor(t, 20*time.Second, "the key to expire once renewal stopped", func() bool {
+	testenv.Eventually(t, 20*time.Second, "the key to expire once renewal stopped", func() bool {
 		return cs[0].Exists(context.Background(), key).Val() == 0
 	})
 }
@@ -251,22 +251,9 @@ func TestAcquireFailsWithoutQuorum(t *testing.T) {
 	if _, err := l.Acquire(ctx, lock.Key("an-6", "q")); !errors.Is(err, lock.ErrNotAcquired) {
 		t.Fatalf("Acquire with 1 of 3 masters: err=%v, want ErrNotAcquired", err)
 	}
-	waitFor(t, 5*time.Second, "the failed acquisition's value to leave the surviving master", func() bool {
+	testenv.Eventually(t, 5*time.Second, "the failed acquisition's value to leave the surviving master", func() bool {
 		return cs[2].Exists(ctx, lock.Key("an-6", "q")).Val() == 0
 	})
-}
-
-// waitFor polls cond every 50 ms until it holds or limit passes (a generous bound, not a timing
-// assertion).
-func waitFor(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("gave up after %v waiting for %s", limit, what)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // fastClients returns clients that give up on a dead master at once (go-redis retries dialing

@@ -104,7 +104,7 @@ func (l *Locker) acquire(ctx context.Context, key string, tries int) (*Lease, er
 			_, _, _ = l.compareAndDelete(ctx, key, value)
 			return nil, cerr
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, err)
+		return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, permission(err))
 	}
 	var token int64
 	if l.cfg.fencing {
@@ -114,7 +114,7 @@ func (l *Locker) acquire(ctx context.Context, key string, tries int) (*Lease, er
 		}
 		if err != nil {
 			_, _, _ = l.compareAndDelete(ctx, key, value)
-			return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, err)
+			return nil, fmt.Errorf("%w: %s: %w", ErrNotAcquired, key, permission(err))
 		}
 		token = t
 	}
@@ -123,14 +123,16 @@ func (l *Locker) acquire(ctx context.Context, key string, tries int) (*Lease, er
 
 // compareAndDelete is redlock-rb's and redsync's unlock: delete key only where it still holds
 // value. It is sent to every master, including those that did not answer the acquisition, and
-// returns once a quorum has answered or the outcome is decided (the rest still get it), bounded in
-// time even when ctx is already done. deleted counts masters where the value was deleted, gone
+// returns once every master has answered, bounded in time even when ctx is already done. deleted counts masters where the value was deleted, gone
 // those where the key held another value or nothing.
 func (l *Locker) compareAndDelete(ctx context.Context, key, value string) (deleted, gone int, err error) {
 	isDeleted := func(r reply[int64]) bool { return r.err == nil && r.val == 1 }
+	// Every master's answer is waited for (up to the release timeout), not just a quorum's: a
+	// process that exits right after Release would cut the minority's deletes short and leave
+	// debris there until the TTL (redsync waits for every pool too).
 	rs := round(context.WithoutCancel(ctx), l.masters, l.releaseTimeout(), func(ctx context.Context, c redis.UniversalClient) (int64, error) {
 		return delIfValue.Run(ctx, c, []string{key}, value).Int64()
-	}, func(rs []reply[int64]) bool { return decidedBy(rs, isDeleted, l.quorum) })
+	}, nil)
 	for _, r := range rs {
 		switch {
 		case isDeleted(r):

@@ -126,7 +126,7 @@ func TestPermitLostWhenRemovedFromMajority(t *testing.T) {
 	}
 	// The admission returns at a quorum; wait until the third write has landed too, so that
 	// it cannot re-add the permit after the delete.
-	waitFor(t, 10*time.Second, "the permit on every master", func() bool {
+	testenv.Eventually(t, 10*time.Second, "the permit on every master", func() bool {
 		for _, c := range cs {
 			if c.ZScore(ctx, s.Key(), p.ID()).Err() != nil {
 				return false

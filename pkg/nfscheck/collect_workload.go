@@ -10,6 +10,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -51,7 +53,7 @@ func CheckWorkloadWith(ctx context.Context, c *k8s.Clients, namespace, workloadN
 	d, err := cs.AppsV1().Deployments(namespace).Get(ctx, workloadName, metav1.GetOptions{})
 	if err != nil {
 		if apierrors.IsNotFound(err) {
-			return nil, fmt.Errorf("deployment %s/%s not found: name the web workload with --workload", namespace, workloadName)
+			return nil, setting.Errorf("Workload", "%s: deployment %s/%s not found: name the web workload", workloadName, namespace, workloadName)
 		}
 		return nil, fmt.Errorf("reading deployment %s/%s: %v", namespace, workloadName, explainAPI(err))
 	}
@@ -59,7 +61,7 @@ func CheckWorkloadWith(ctx context.Context, c *k8s.Clients, namespace, workloadN
 	if !ok {
 		return []preflight.Result{{ID: RuleMount, Status: preflight.Fail, Subject: subject,
 			Message: fmt.Sprintf("no container of deployment %s mounts a volume at or above %s", workloadName, path),
-			Fix:     "mount the shared NFS volume at " + path + " (or pass --path)"}}, nil
+			Fix:     "mount the shared NFS volume at " + path + " (or check the path the app uses)"}}, nil
 	}
 	var rs []preflight.Result
 

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -237,7 +239,7 @@ func TestLiveMissingWorkloadIsAnError(t *testing.T) {
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
 	_, err := nfscheck.CheckWorkload(context.Background(), k.Clients, ns, "nope", "/mnt/openstudio")
-	if err == nil || !strings.Contains(err.Error(), "--workload") {
-		t.Fatalf("want a not-found error naming --workload, got %v", err)
+	if se, ok := setting.As(err); !ok || se.Name != "Workload" || !strings.Contains(err.Error(), "deployment "+ns+"/nope not found") {
+		t.Fatalf("want a not-found error naming the Workload setting, got %v", err)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -77,7 +79,7 @@ func ProbePods(ctx context.Context, c *k8s.Clients, namespace, podA, podB, conta
 		rs = append(rs, r...)
 	}
 	rs = append(rs, preflight.Result{ID: RuleProbeFlock, Status: preflight.Info, Subject: pair,
-		Message: "flock exclusion is not run across pods (run --probe DIR_A DIR_B on two client mounts for it)"})
+		Message: "flock exclusion is not run across pods (probe two client mounts by directory for it)"})
 	return rs, nil
 }
 
@@ -103,7 +105,7 @@ func lookupProbePod(ctx context.Context, c *k8s.Clients, ns, name, container, di
 	p, err := c.Clientset.CoreV1().Pods(ns).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
 		if apierrors.IsNotFound(err) {
-			return podSide{}, fmt.Errorf("pod %s/%s not found: name two running pods with --probe-pods POD_A,POD_B", ns, name)
+			return podSide{}, setting.Errorf("ProbePods", ": pod %s/%s not found: name two running pods", ns, name)
 		}
 		return podSide{}, fmt.Errorf("reading pod %s/%s: %v", ns, name, explainAPI(err))
 	}
@@ -116,7 +118,7 @@ func lookupProbePod(ctx context.Context, c *k8s.Clients, ns, name, container, di
 		} else if len(p.Spec.Containers) == 1 {
 			container = p.Spec.Containers[0].Name
 		} else {
-			return podSide{}, fmt.Errorf("no container of pod %s/%s mounts a volume at or above %s: pass --path or --container", ns, name, dir)
+			return podSide{}, setting.Errorf("Container", ": no container of pod %s/%s mounts a volume at or above %s: name the container, or check {Path}", ns, name, dir)
 		}
 	}
 	return podSide{c: c, ns: ns, pod: name, container: container, node: p.Spec.NodeName}, nil

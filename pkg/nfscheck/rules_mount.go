@@ -33,7 +33,7 @@ func NoMountResult(subject, p string, m Mount, found bool) preflight.Result {
 		msg += fmt.Sprintf(": it is on %s %s mounted at %s", m.FSType, m.Source, m.MountPoint)
 	}
 	return preflight.Result{ID: RuleMount, Status: preflight.Fail, Subject: subject, Message: msg,
-		Fix: "mount the shared volume over NFS at " + p + " (or pass --path with the right mount point)"}
+		Fix: "mount the shared volume over NFS at " + p + " (or check the right mount point)"}
 }
 
 // GradePath finds the mount holding p in ms and grades it; a path on no NFS mount is a FAIL.

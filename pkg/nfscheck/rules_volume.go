@@ -97,129 +97,155 @@ func HasNoac(opts []string) bool {
 // VolumeRules grades the volume behind the shared path. They are pure: the caller collected
 // the objects (from the API server or from manifests).
 func VolumeRules(v VolumeFacts) []preflight.Result {
-	var rs []preflight.Result
-	add := func(id string, st preflight.Status, subject, msg, fix string) {
-		rs = append(rs, preflight.Result{ID: id, Status: st, Subject: subject, Message: msg, Fix: fix})
-	}
-	bad := preflight.Warn
-	multi := "one pod at a time"
+	r := &volumeRules{v: v, bad: preflight.Warn, multi: "one pod at a time"}
 	if v.MultiPod {
-		bad = preflight.Fail
-		multi = v.MultiPodWhy
+		r.bad, r.multi = preflight.Fail, v.MultiPodWhy
 	}
 	switch {
 	case v.Volume.NFS != nil:
-		add(RuleInline, preflight.Fail, v.Subject,
+		r.add(RuleInline, preflight.Fail, v.Subject,
 			fmt.Sprintf("inline nfs volume %q (%s:%s) cannot carry mount options: kernel defaults apply (attributes cached for up to %d s)", v.Volume.Name, v.Volume.NFS.Server, v.Volume.NFS.Path, DefaultACDirMax),
 			"replace the inline nfs: volume with a PersistentVolume (spec.nfs, spec.mountOptions: [noac]) and a PVC bound to it")
-		return rs
+		return r.rs
 	case v.Volume.PersistentVolumeClaim != nil:
 	case v.Volume.CSI != nil:
 		d := v.Volume.CSI.Driver
-		add(RuleVolumeKind, preflight.Warn, v.Subject, fmt.Sprintf("inline CSI volume %q (driver %s): mount options come from the driver", v.Volume.Name, d), "use a PV with spec.mountOptions: [noac]")
+		r.add(RuleVolumeKind, preflight.Warn, v.Subject, fmt.Sprintf("inline CSI volume %q (driver %s): mount options come from the driver", v.Volume.Name, d), "use a PV with spec.mountOptions: [noac]")
 		if a := CSIAdvice(d); a != "" {
-			add(RuleCSI, preflight.Info, v.Subject, a, "")
+			r.add(RuleCSI, preflight.Info, v.Subject, a, "")
 		}
-		return rs
+		return r.rs
 	default:
-		add(RuleVolumeKind, preflight.Info, v.Subject, fmt.Sprintf("volume %q is not NFS or a PVC: the NFS volume rules do not apply", v.Volume.Name), "")
-		return rs
+		r.add(RuleVolumeKind, preflight.Info, v.Subject, fmt.Sprintf("volume %q is not NFS or a PVC: the NFS volume rules do not apply", v.Volume.Name), "")
+		return r.rs
 	}
+	switch {
+	case v.PV != nil:
+		r.pv()
+	case v.StorageClass != nil:
+		r.storageClass()
+	default:
+		r.unknownClaim()
+	}
+	if v.Ganesha != nil {
+		r.ganesha()
+	}
+	return r.rs
+}
 
-	claim := v.Volume.PersistentVolumeClaim.ClaimName
+// volumeRules gathers the results of VolumeRules for one PVC volume.
+type volumeRules struct {
+	v     VolumeFacts
+	rs    []preflight.Result
+	bad   preflight.Status // what a mount without noac is: a failure when more than one pod mounts it
+	multi string           // why more than one pod mounts it ("one pod at a time" when not)
+}
+
+func (r *volumeRules) add(id string, st preflight.Status, subject, msg, fix string) {
+	r.rs = append(r.rs, preflight.Result{ID: id, Status: st, Subject: subject, Message: msg, Fix: fix})
+}
+
+func (r *volumeRules) claim() string { return r.v.Volume.PersistentVolumeClaim.ClaimName }
+
+func (r *volumeRules) scNoac() bool {
+	return r.v.StorageClass != nil && HasNoac(r.v.StorageClass.MountOptions)
+}
+
+// pv grades the bound PV's mount options, and what its StorageClass would give a new PV.
+func (r *volumeRules) pv() {
+	v, claim := r.v, r.claim()
+	opts := VolumeOptions(v.PV)
+	subj := "pv/" + v.PV.Name
+	if HasNoac(opts) {
+		r.add(RulePVOptions, preflight.Pass, subj, fmt.Sprintf("PV %s (claim %s) mounts with noac: %s", v.PV.Name, claim, strings.Join(opts, ",")), "")
+	} else {
+		shown := strings.Join(opts, ",")
+		if shown == "" {
+			shown = "none (kernel defaults: attributes cached up to 60 s)"
+		}
+		r.add(RulePVOptions, r.bad, subj, fmt.Sprintf("PV %s (claim %s) mounts without noac (options: %s) and %s", v.PV.Name, claim, shown, r.multi),
+			fmt.Sprintf(`kubectl patch pv %s --type=json -p '[{"op":"add","path":"/spec/mountOptions","value":[%s]}]' then restart the pods (a PV change applies at the next mount)`, v.PV.Name, quoteJoin(append(dropACOpts(v.PV.Spec.MountOptions), "noac"))))
+	}
+	if v.StorageClass != nil {
+		switch {
+		case r.scNoac() && !HasNoac(opts):
+			r.add(RuleSCOptions, preflight.Info, "storageclass/"+v.StorageClass.Name,
+				fmt.Sprintf("StorageClass %s has noac but PV %s does not: mountOptions are copied into a PV only when it is created, so changing the StorageClass changed nothing here", v.StorageClass.Name, v.PV.Name),
+				"patch the PV's spec.mountOptions and restart the pods")
+		case !r.scNoac() && HasNoac(opts):
+			r.add(RuleSCOptions, preflight.Info, "storageclass/"+v.StorageClass.Name,
+				fmt.Sprintf("StorageClass %s lacks noac: PVs it creates later (a reinstall, a new claim) will mount without it", v.StorageClass.Name),
+				"add noac to the StorageClass mountOptions too (a StorageClass is immutable: recreate it)")
+		}
+	}
+	if v.PV.Spec.CSI != nil {
+		if a := CSIAdvice(v.PV.Spec.CSI.Driver); a != "" {
+			r.add(RuleCSI, preflight.Info, subj, a, "")
+		}
+	}
+}
+
+// storageClass grades the StorageClass of a claim with no PV in the facts.
+func (r *volumeRules) storageClass() {
+	v, claim := r.v, r.claim()
+	subj := "storageclass/" + v.StorageClass.Name
+	opts := strings.Join(v.StorageClass.MountOptions, ",")
+	if r.scNoac() {
+		r.add(RuleSCOptions, preflight.Pass, subj, fmt.Sprintf("StorageClass %s (claim %s) gives new PVs noac: %s", v.StorageClass.Name, claim, opts), "")
+	} else {
+		if opts == "" {
+			opts = "none (kernel defaults: attributes cached up to 60 s)"
+		}
+		r.add(RuleSCOptions, r.bad, subj, fmt.Sprintf("StorageClass %s (claim %s) mounts without noac (mountOptions: %s) and %s", v.StorageClass.Name, claim, opts, r.multi),
+			"add noac to the StorageClass mountOptions (for the chart: nfs-server-provisioner.storageClass.mountOptions); existing PVs keep their options: patch them too")
+	}
+	if !v.Static {
+		r.add(RulePVOptions, preflight.Unknown, "pvc/"+claim, fmt.Sprintf("claim %s is not bound to a PV yet: its mount options are not known", claim), "")
+	}
+	if a := CSIAdvice(v.StorageClass.Provisioner); a != "" {
+		r.add(RuleCSI, preflight.Info, subj, a, "")
+	}
+}
+
+// unknownClaim reports a claim whose PV and StorageClass are both missing from the facts.
+func (r *volumeRules) unknownClaim() {
+	v, claim := r.v, r.claim()
 	scName := ""
 	if v.PVC != nil && v.PVC.Spec.StorageClassName != nil {
 		scName = *v.PVC.Spec.StorageClassName
 	}
-	if v.PV != nil && scName == "" {
-		scName = v.PV.Spec.StorageClassName
+	where := "the input"
+	if !v.Static {
+		where = "the cluster"
 	}
-	scNoac := false
-	if v.StorageClass != nil {
-		scNoac = HasNoac(v.StorageClass.MountOptions)
+	msg := fmt.Sprintf("claim %s: neither its PV nor its StorageClass %q is in %s, so its mount options are unknown", claim, scName, where)
+	if v.PVC == nil {
+		msg = fmt.Sprintf("claim %s is not in %s, so its mount options are unknown", claim, where)
 	}
-	switch {
-	case v.PV != nil:
-		opts := VolumeOptions(v.PV)
-		subj := "pv/" + v.PV.Name
-		if HasNoac(opts) {
-			add(RulePVOptions, preflight.Pass, subj, fmt.Sprintf("PV %s (claim %s) mounts with noac: %s", v.PV.Name, claim, strings.Join(opts, ",")), "")
-		} else {
-			shown := strings.Join(opts, ",")
-			if shown == "" {
-				shown = "none (kernel defaults: attributes cached up to 60 s)"
-			}
-			add(RulePVOptions, bad, subj, fmt.Sprintf("PV %s (claim %s) mounts without noac (options: %s) and %s", v.PV.Name, claim, shown, multi),
-				fmt.Sprintf(`kubectl patch pv %s --type=json -p '[{"op":"add","path":"/spec/mountOptions","value":[%s]}]' then restart the pods (a PV change applies at the next mount)`, v.PV.Name, quoteJoin(append(dropACOpts(v.PV.Spec.MountOptions), "noac"))))
-		}
-		if v.StorageClass != nil {
-			switch {
-			case scNoac && !HasNoac(opts):
-				add(RuleSCOptions, preflight.Info, "storageclass/"+v.StorageClass.Name,
-					fmt.Sprintf("StorageClass %s has noac but PV %s does not: mountOptions are copied into a PV only when it is created, so changing the StorageClass changed nothing here", v.StorageClass.Name, v.PV.Name),
-					"patch the PV's spec.mountOptions and restart the pods")
-			case !scNoac && HasNoac(opts):
-				add(RuleSCOptions, preflight.Info, "storageclass/"+v.StorageClass.Name,
-					fmt.Sprintf("StorageClass %s lacks noac: PVs it creates later (a reinstall, a new claim) will mount without it", v.StorageClass.Name),
-					"add noac to the StorageClass mountOptions too (a StorageClass is immutable: recreate it)")
-			}
-		}
-		if v.PV.Spec.CSI != nil {
-			if a := CSIAdvice(v.PV.Spec.CSI.Driver); a != "" {
-				add(RuleCSI, preflight.Info, subj, a, "")
-			}
-		}
-	case v.StorageClass != nil:
-		subj := "storageclass/" + v.StorageClass.Name
-		opts := strings.Join(v.StorageClass.MountOptions, ",")
-		if scNoac {
-			add(RuleSCOptions, preflight.Pass, subj, fmt.Sprintf("StorageClass %s (claim %s) gives new PVs noac: %s", v.StorageClass.Name, claim, opts), "")
-		} else {
-			if opts == "" {
-				opts = "none (kernel defaults: attributes cached up to 60 s)"
-			}
-			add(RuleSCOptions, bad, subj, fmt.Sprintf("StorageClass %s (claim %s) mounts without noac (mountOptions: %s) and %s", v.StorageClass.Name, claim, opts, multi),
-				"add noac to the StorageClass mountOptions (for the chart: nfs-server-provisioner.storageClass.mountOptions); existing PVs keep their options: patch them too")
-		}
-		if !v.Static {
-			add(RulePVOptions, preflight.Unknown, "pvc/"+claim, fmt.Sprintf("claim %s is not bound to a PV yet: its mount options are not known", claim), "")
-		}
-		if a := CSIAdvice(v.StorageClass.Provisioner); a != "" {
-			add(RuleCSI, preflight.Info, subj, a, "")
-		}
-	default:
-		where := "the input"
-		if !v.Static {
-			where = "the cluster"
-		}
-		msg := fmt.Sprintf("claim %s: neither its PV nor its StorageClass %q is in %s, so its mount options are unknown", claim, scName, where)
-		if v.PVC == nil {
-			msg = fmt.Sprintf("claim %s is not in %s, so its mount options are unknown", claim, where)
-		}
-		add(RulePVOptions, preflight.Unknown, "pvc/"+claim, msg, "include the PV or StorageClass (or check live with osctl preflight nfs)")
-	}
+	r.add(RulePVOptions, preflight.Unknown, "pvc/"+claim, msg, "include the PV or StorageClass (or check live with osctl preflight nfs)")
+}
 
-	if g := v.Ganesha; g != nil {
-		switch {
-		case g.AttrExpiration != nil && *g.AttrExpiration == 0:
-			add(RuleGanesha, preflight.Pass, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s: Attr_Expiration_Time = 0 (no server-side attribute cache)", g.Name), "")
-		case g.AttrExpiration != nil:
-			how := fmt.Sprintf("for %d s", *g.AttrExpiration)
-			if *g.AttrExpiration < 0 {
-				how = "without expiry"
-			}
-			add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s caches attributes itself %s (Attr_Expiration_Time): that defeats client noac", g.Name, how),
-				"set Attr_Expiration_Time = 0 in its EXPORT/CACHEINODE config, or move the share to an NFS server without its own attribute cache")
-		default:
-			why := ""
-			if g.ReadErr != "" {
-				why = " (its config could not be read: " + g.ReadErr + ")"
-			}
-			add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha server %s behind the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac%s", g.Name, why),
-				"set Attr_Expiration_Time = 0 in its config, or use an NFS server without its own attribute cache; confirm with osctl preflight nfs --probe")
+// ganesha grades an in-cluster NFS-Ganesha server's own attribute cache.
+func (r *volumeRules) ganesha() {
+	v, g := r.v, r.v.Ganesha
+	switch {
+	case g.AttrExpiration != nil && *g.AttrExpiration == 0:
+		r.add(RuleGanesha, preflight.Pass, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s: Attr_Expiration_Time = 0 (no server-side attribute cache)", g.Name), "")
+	case g.AttrExpiration != nil:
+		how := fmt.Sprintf("for %d s", *g.AttrExpiration)
+		if *g.AttrExpiration < 0 {
+			how = "without expiry"
 		}
+		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s caches attributes itself %s (Attr_Expiration_Time): that defeats client noac", g.Name, how),
+			"set Attr_Expiration_Time = 0 in its EXPORT/CACHEINODE config, or move the share to an NFS server without its own attribute cache")
+	default:
+		why := ""
+		if g.ReadErr != "" {
+			why = " (its config could not be read: " + g.ReadErr + ")"
+		}
+		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha server %s behind the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac%s", g.Name, why),
+			"set Attr_Expiration_Time = 0 in its config, or use an NFS server without its own attribute cache; confirm with the empirical probe of osctl preflight nfs")
 	}
-	return rs
 }
 
 func dropACOpts(opts []string) []string {

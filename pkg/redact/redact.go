@@ -16,6 +16,17 @@ const Mask = "xxxxx"
 // scrubbed with a pattern instead, so a malformed URL in an error message leaks nothing either.
 func URL(u string) string {
 	p, err := url.Parse(u)
+	if err == nil && p.RawQuery != "" {
+		// go-redis's failover URLs may carry a password in the query (password=...).
+		if q, qerr := url.ParseQuery(p.RawQuery); qerr == nil && q.Has("password") {
+			q.Set("password", Mask)
+			p.RawQuery = q.Encode()
+			u = p.String()
+		} else if qerr != nil && strings.Contains(strings.ToLower(p.RawQuery), "password") {
+			p.RawQuery = "password=" + Mask
+			u = p.String()
+		}
+	}
 	if err == nil && p.User != nil {
 		if _, has := p.User.Password(); has {
 			p.User = url.UserPassword(p.User.Username(), Mask)
@@ -33,9 +44,9 @@ func URL(u string) string {
 	return p.String()
 }
 
-var userinfoRE = regexp.MustCompile(`(\w+://[^:/@\s]*:)[^@\s]*@`)
+var userinfoRE = regexp.MustCompile(`(\w*://[^:/@\s]*:)[^@\s]*@`)
 
-var badURLRE = regexp.MustCompile(`(?s)(\w+://[^:]*:).*@`)
+var badURLRE = regexp.MustCompile(`(?s)(\w*://[^:]*:).*@`)
 
 var bearerRE = regexp.MustCompile(`(?i)(bearer\s+|token[=:]\s*|password[=:]\s*|requirepass\s+)["']?[^\s"',]+`)
 

@@ -7,15 +7,18 @@ import (
 
 func TestURL(t *testing.T) {
 	cases := map[string]string{
-		"redis://:s3cret@queue:6379":          "redis://:xxxxx@queue:6379",
-		"redis://user:s3cret@queue:6379/0":    "redis://user:xxxxx@queue:6379/0",
-		"rediss://default:p%40ss@host:6380":   "rediss://default:xxxxx@host:6380",
-		"redis://queue:6379":                  "redis://queue:6379",
-		"redis://user@queue:6379":             "redis://user@queue:6379",
-		"redis://:s3cret@queue:notaport/%zz":  "redis://:xxxxx@queue:notaport/%zz",
-		"not a url with redis://u:pw@h:1 in":  "not a url with redis://u:xxxxx@h:1 in",
-		"redis://:pa ss@host:1":               "redis://:xxxxx@host:1",
-		"http://user:s3cret@127.0.0.1:1/path": "http://user:xxxxx@127.0.0.1:1/path",
+		"redis://:s3cret@queue:6379":                                 "redis://:xxxxx@queue:6379",
+		"redis://user:s3cret@queue:6379/0":                           "redis://user:xxxxx@queue:6379/0",
+		"rediss://default:p%40ss@host:6380":                          "rediss://default:xxxxx@host:6380",
+		"redis://queue:6379":                                         "redis://queue:6379",
+		"redis://user@queue:6379":                                    "redis://user@queue:6379",
+		"redis://:s3cret@queue:notaport/%zz":                         "redis://:xxxxx@queue:notaport/%zz",
+		"not a url with redis://u:pw@h:1 in":                         "not a url with redis://u:xxxxx@h:1 in",
+		"redis://:pa ss@host:1":                                      "redis://:xxxxx@host:1",
+		"http://user:s3cret@127.0.0.1:1/path":                        "http://user:xxxxx@127.0.0.1:1/path",
+		"redis://s:26379?addr=t:26379&password=s3cret&master_name=m": "redis://s:26379?addr=t%3A26379&master_name=m&password=xxxxx",
+		"redis://s:26379?password=s3cret;x=%zz":                      "redis://s:26379?password=xxxxx",
+		" ://user:s3cret@h:1":                                        " ://user:xxxxx@h:1",
 	}
 	for in, want := range cases {
 		if got := URL(in); got != want {

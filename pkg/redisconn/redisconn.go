@@ -1,15 +1,14 @@
-// Package redisconn turns osctl's Redis connection settings (URLs, CA file, a password read from a
-// file or a Kubernetes Secret) into go-redis clients, one per independent Redlock master, and
-// explains connection failures in one line without ever showing a password.
+// Package redisconn turns osctl's Redis connection settings (standalone master URLs, Redis
+// Cluster and Sentinel URLs, a CA file, a password read from a file or a Kubernetes Secret) into
+// go-redis clients, one per independent lock instance, and explains connection failures in one
+// line without ever showing a password.
 package redisconn
 
 import (
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"net"
 	"net/url"
 	"os"
 	"strings"
@@ -24,31 +23,71 @@ import (
 type Config struct {
 	// URLs are redis:// or rediss:// URLs, one per independent master.
 	URLs []string
+	// Clusters are Redis Cluster URLs (ParseClusterURL): each cluster is one lock instance.
+	Clusters []string
+	// Sentinels are Sentinel URLs (ParseSentinelURL): each names the sentinels of one
+	// Sentinel-managed master, which is one lock instance.
+	Sentinels []string
+	// SentinelMaster is the master's name for Sentinel URLs without master_name=.
+	SentinelMaster string
 	// CAFile is a PEM bundle that verifies rediss:// servers (else the system roots).
 	CAFile string
-	// Password, when set, replaces the password of every URL (read from a file or a Secret).
+	// Password, when set, replaces the password of every URL (read from a file or a Secret):
+	// of each standalone master, each cluster, and each Sentinel-managed master (not of the
+	// sentinels, whose credentials are the Sentinel URL's userinfo).
 	Password string
-	// DialTimeout bounds connecting to one master. The default is 3s.
+	// DialTimeout bounds connecting to one server. The default is 3s.
 	DialTimeout time.Duration
 	// ReadTimeout bounds one command. The default is 3s.
 	ReadTimeout time.Duration
-	// PoolSize is the connection pool size per master. The default is go-redis's.
+	// PoolSize is the connection pool size per server. The default is go-redis's.
 	PoolSize int
 }
 
-// Master is one independent Redis master: a printable name with no password, its address and its
-// client. It is the one type for "a Redis master" in osctl: the lock operations (pkg/lock/ops), the
-// Redis preflight, the rollout's gates and the sandbox all take []Master.
+// Kind is how a lock instance is deployed.
+type Kind string
+
+// The kinds of Master.
+const (
+	Standalone Kind = "standalone" // one master (maybe with replicas osctl does not use)
+	Cluster    Kind = "cluster"    // a Redis Cluster: every key on the shard owning its slot
+	Sentinel   Kind = "sentinel"   // a master found, and followed across failovers, through Sentinel
+)
+
+// Master is one independent lock instance: a standalone master, a Redis Cluster, or a
+// Sentinel-managed master. It is the one type for "a Redis master" in osctl: the lock operations
+// (pkg/lock/ops), the Redis preflight, the rollout's gates and the sandbox all take []Master, and
+// pkg/lock takes their clients (Clients), each one master of a Redlock quorum.
 type Master struct {
-	Name   string // the URL with its password masked
-	Addr   string // host:port
+	// Name is the URL with its password masked (for Sentinel, with master_name= in it).
+	Name string
+	// Addr is the master's host:port; for a cluster its first seed node, for Sentinel the
+	// master's name (its address changes at failover: see Nodes).
+	Addr string
+	// Client talks to the instance: a *redis.Client, a *redis.ClusterClient that routes each
+	// key to its shard, or a failover *redis.Client that follows Sentinel's master.
 	Client redis.UniversalClient
+	// Kind is Standalone when empty.
+	Kind Kind
+
+	sentinel *sentinelSet // the sentinels of a Sentinel-managed master
 }
 
-// Close closes every master's client.
+// KindOf returns the master's kind, Standalone when it was not set.
+func (m Master) KindOf() Kind {
+	if m.Kind == "" {
+		return Standalone
+	}
+	return m.Kind
+}
+
+// Close closes every master's client (and the connections to its sentinels).
 func Close(ms []Master) {
 	for _, m := range ms {
 		_ = m.Client.Close()
+		if m.sentinel != nil {
+			m.sentinel.close()
+		}
 	}
 }
 
@@ -61,83 +100,193 @@ func Clients(ms []Master) []redis.UniversalClient {
 	return out
 }
 
-// ParseURL parses one Redis URL and checks it has the parts osctl needs. The error names the
-// URL with its password masked and says what a valid one looks like.
-func ParseURL(raw string) (*redis.Options, error) {
-	shown := redact.URL(raw)
-	u, err := url.Parse(raw)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return nil, fmt.Errorf("bad Redis URL %q: use redis://[user:password@]host:port[/db] or rediss://", shown)
-	}
-	if u.Scheme != "redis" && u.Scheme != "rediss" {
-		return nil, fmt.Errorf("bad Redis URL %q: scheme %q is not redis:// or rediss://", shown, u.Scheme)
-	}
-	opt, err := redis.ParseURL(raw)
-	if err != nil {
-		msg := redact.Text(err.Error())
-		return nil, fmt.Errorf("bad Redis URL %q: %s", shown, strings.TrimPrefix(msg, "redis: "))
-	}
-	if _, port, _ := net.SplitHostPort(opt.Addr); port == "" {
-		return nil, fmt.Errorf("bad Redis URL %q: no port", shown)
-	}
-	return opt, nil
-}
-
-// Connect builds one client per URL. It does no I/O beyond reading the CA file; call Ping to
-// check the masters answer.
+// Connect builds one client per lock instance: per URL, per cluster, per Sentinel URL. It does no
+// I/O beyond reading the CA file; call Ping to check the masters answer.
 func Connect(cfg Config) ([]Master, error) {
-	if len(cfg.URLs) == 0 {
-		return nil, errors.New("no Redis master given: pass --redis URL (repeatable) or set OSCTL_REDIS=url1,url2")
+	if len(cfg.URLs)+len(cfg.Clusters)+len(cfg.Sentinels) == 0 {
+		return nil, errors.New("no Redis master given: pass --redis URL (repeatable), --redis-cluster URL or --redis-sentinel URL, or set OSCTL_REDIS=url1,url2")
 	}
-	var pool *x509.CertPool
-	if cfg.CAFile != "" {
-		pem, err := os.ReadFile(cfg.CAFile)
-		if err != nil {
-			return nil, fmt.Errorf("reading --redis-ca: %w", err)
-		}
-		pool = x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--redis-ca %s holds no PEM certificate", cfg.CAFile)
-		}
+	pool, err := caPool(cfg.CAFile)
+	if err != nil {
+		return nil, err
 	}
-	seen := map[string]bool{}
+	c := connector{cfg: cfg, pool: pool, seen: map[string]bool{}}
 	var out []Master
 	for _, raw := range cfg.URLs {
-		opt, err := ParseURL(raw)
+		m, err := c.standalone(raw)
 		if err != nil {
+			Close(out)
 			return nil, err
 		}
-		if seen[opt.Addr] {
-			return nil, fmt.Errorf("Redis master %s is given twice: each --redis must be an independent master", opt.Addr)
+		out = append(out, m)
+	}
+	for _, raw := range cfg.Clusters {
+		m, err := c.cluster(raw)
+		if err != nil {
+			Close(out)
+			return nil, err
 		}
-		seen[opt.Addr] = true
-		if cfg.Password != "" {
-			opt.Password = cfg.Password
+		out = append(out, m)
+	}
+	for _, raw := range cfg.Sentinels {
+		m, err := c.failover(raw)
+		if err != nil {
+			Close(out)
+			return nil, err
 		}
-		if opt.TLSConfig != nil && pool != nil {
-			opt.TLSConfig = &tls.Config{RootCAs: pool, ServerName: opt.TLSConfig.ServerName, MinVersion: tls.VersionTLS12}
-		} else if opt.TLSConfig == nil && pool != nil {
-			return nil, fmt.Errorf("--redis-ca is set but %s is not rediss://", redact.URL(raw))
-		}
-		opt.DialTimeout = orDefault(cfg.DialTimeout, 3*time.Second)
-		opt.ReadTimeout = orDefault(cfg.ReadTimeout, 3*time.Second)
-		opt.WriteTimeout = opt.ReadTimeout
-		opt.MaxRetries = 1
-		// go-redis dials 5 times per attempt by default: on a master that is down that is 5
-		// dial timeouts per command (15 s with the 3 s default), times MaxRetries+1.
-		opt.DialerRetries = 1
-		// Honour the caller's context deadlines, so a hung master cannot stall a lock operation.
-		opt.ContextTimeoutEnabled = true
-		if cfg.PoolSize > 0 {
-			opt.PoolSize = cfg.PoolSize
-		}
-		name := redact.URL(raw)
-		if cfg.Password != "" {
-			name = maskedName(raw)
-		}
-		out = append(out, Master{Name: name, Addr: opt.Addr, Client: redis.NewClient(opt)})
+		out = append(out, m)
 	}
 	return out, nil
+}
+
+func caPool(file string) (*x509.CertPool, error) {
+	if file == "" {
+		return nil, nil
+	}
+	pem, err := os.ReadFile(file)
+	if err != nil {
+		return nil, fmt.Errorf("reading --redis-ca: %w", err)
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("--redis-ca %s holds no PEM certificate", file)
+	}
+	return pool, nil
+}
+
+// connector builds the masters of one Config and refuses a server given twice.
+type connector struct {
+	cfg  Config
+	pool *x509.CertPool
+	seen map[string]bool // addresses given so far
+}
+
+func (c *connector) claim(raw string, addrs ...string) error {
+	for _, a := range addrs {
+		if c.seen[a] {
+			return fmt.Errorf("Redis server %s is given twice (in %s): each --redis, --redis-cluster and --redis-sentinel must be an independent lock instance", a, redact.URL(raw))
+		}
+		c.seen[a] = true
+	}
+	return nil
+}
+
+// tlsConfig returns the TLS settings for a URL: nil for redis://, the system roots or the CA
+// for rediss://. serverName "" verifies each server against the host it is dialled as (a
+// cluster's nodes, Sentinel's master).
+func (c *connector) tlsConfig(raw string, parsed *tls.Config, serverName string) (*tls.Config, error) {
+	if parsed == nil {
+		if c.pool != nil {
+			return nil, fmt.Errorf("--redis-ca is set but %s is not rediss://", redact.URL(raw))
+		}
+		return nil, nil
+	}
+	return &tls.Config{RootCAs: c.pool, ServerName: serverName, MinVersion: tls.VersionTLS12}, nil
+}
+
+func (c *connector) timeouts() (dial, read time.Duration) {
+	return orDefault(c.cfg.DialTimeout, 3*time.Second), orDefault(c.cfg.ReadTimeout, 3*time.Second)
+}
+
+func (c *connector) standalone(raw string) (Master, error) {
+	opt, err := ParseURL(raw)
+	if err != nil {
+		return Master{}, err
+	}
+	if err := c.claim(raw, opt.Addr); err != nil {
+		return Master{}, err
+	}
+	if c.cfg.Password != "" {
+		opt.Password = c.cfg.Password
+	}
+	serverName := ""
+	if opt.TLSConfig != nil {
+		serverName = opt.TLSConfig.ServerName
+	}
+	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, serverName); err != nil {
+		return Master{}, err
+	}
+	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
+	opt.WriteTimeout = opt.ReadTimeout
+	opt.MaxRetries = 1
+	// go-redis dials 5 times per attempt by default: on a master that is down that is 5
+	// dial timeouts per command (15 s with the 3 s default), times MaxRetries+1.
+	opt.DialerRetries = 1
+	// Honour the caller's context deadlines, so a hung master cannot stall a lock operation.
+	opt.ContextTimeoutEnabled = true
+	if c.cfg.PoolSize > 0 {
+		opt.PoolSize = c.cfg.PoolSize
+	}
+	return Master{Name: c.name(raw), Addr: opt.Addr, Client: redis.NewClient(opt), Kind: Standalone}, nil
+}
+
+func (c *connector) cluster(raw string) (Master, error) {
+	opt, err := ParseClusterURL(raw)
+	if err != nil {
+		return Master{}, err
+	}
+	if err := c.claim(raw, opt.Addrs...); err != nil {
+		return Master{}, err
+	}
+	if c.cfg.Password != "" {
+		opt.Password = c.cfg.Password
+	}
+	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, ""); err != nil {
+		return Master{}, err
+	}
+	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
+	opt.WriteTimeout = opt.ReadTimeout
+	opt.MaxRetries, opt.DialerRetries, opt.ContextTimeoutEnabled = 1, 1, true
+	if c.cfg.PoolSize > 0 {
+		opt.PoolSize = c.cfg.PoolSize
+	}
+	return Master{Name: c.name(raw), Addr: opt.Addrs[0], Client: redis.NewClusterClient(opt), Kind: Cluster}, nil
+}
+
+func (c *connector) failover(raw string) (Master, error) {
+	opt, err := ParseSentinelURL(raw, c.cfg.SentinelMaster)
+	if err != nil {
+		return Master{}, err
+	}
+	if err := c.claim(raw, opt.SentinelAddrs...); err != nil {
+		return Master{}, err
+	}
+	// The master's credentials: its password from the password flags, else the sentinels'
+	// (Bitnami's chart gives both one password); its ACL user from username=, else theirs.
+	if opt.Username == "" {
+		opt.Username = opt.SentinelUsername
+	}
+	opt.Password = opt.SentinelPassword
+	if c.cfg.Password != "" {
+		opt.Password = c.cfg.Password
+	}
+	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, ""); err != nil {
+		return Master{}, err
+	}
+	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
+	opt.WriteTimeout = opt.ReadTimeout
+	opt.MaxRetries, opt.DialerRetries, opt.ContextTimeoutEnabled = 1, 1, true
+	if c.cfg.PoolSize > 0 {
+		opt.PoolSize = c.cfg.PoolSize
+	}
+	name := redact.URL(raw)
+	if !strings.Contains(name, "master_name=") {
+		sep := "?"
+		if strings.Contains(name, "?") {
+			sep = "&"
+		}
+		name += sep + "master_name=" + url.QueryEscape(opt.MasterName)
+	}
+	return Master{Name: name, Addr: opt.MasterName, Client: redis.NewFailoverClient(opt), Kind: Sentinel,
+		sentinel: newSentinelSet(opt)}, nil
+}
+
+// name is the URL as printed: its password masked, also when the password flags replace it.
+func (c *connector) name(raw string) string {
+	if c.cfg.Password != "" {
+		return maskedName(raw)
+	}
+	return redact.URL(raw)
 }
 
 func maskedName(raw string) string {
@@ -158,33 +307,4 @@ func orDefault(d, def time.Duration) time.Duration {
 		return d
 	}
 	return def
-}
-
-// Ping checks one master and returns a one-line error that says what is wrong and what to do.
-func Ping(ctx context.Context, m Master) error {
-	if err := m.Client.Ping(ctx).Err(); err != nil {
-		return Explain(m, err)
-	}
-	return nil
-}
-
-// Explain turns a go-redis error into one line naming the master and the likely fix.
-func Explain(m Master, err error) error {
-	msg := redact.Text(err.Error())
-	var ne net.Error
-	switch {
-	case strings.Contains(msg, "WRONGPASS") || strings.Contains(msg, "invalid password") || strings.Contains(msg, "invalid username-password"):
-		return fmt.Errorf("Redis %s: authentication failed (wrong user or password): check the URL's password, --redis-password-file or --redis-secret", m.Name)
-	case strings.Contains(msg, "NOAUTH"):
-		return fmt.Errorf("Redis %s: a password is required: put it in the URL, --redis-password-file or --redis-secret", m.Name)
-	case strings.Contains(msg, "connection refused"):
-		return fmt.Errorf("Redis %s: connection refused: is the server running and the port right?", m.Name)
-	case errors.As(err, &ne) && ne.Timeout():
-		return fmt.Errorf("Redis %s: timed out: check the address, firewall, or use --redis-service for an in-cluster Service", m.Name)
-	case strings.Contains(msg, "no such host"):
-		return fmt.Errorf("Redis %s: host not found: check the host name (in-cluster names need --redis-service)", m.Name)
-	case strings.Contains(msg, "certificate"):
-		return fmt.Errorf("Redis %s: TLS verification failed (%s): pass the server's CA with --redis-ca", m.Name, msg)
-	}
-	return fmt.Errorf("Redis %s: %s", m.Name, msg)
 }

@@ -10,7 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,6 +33,13 @@ type Options struct {
 	Password string
 	// Args are extra redis-server arguments, for example "--appendonly", "yes".
 	Args []string
+	// ConfigFile, when set, is a redis.conf (mode 0600: the password is appended to it) that
+	// the server reads instead of stdin, with the settings above appended. A Sentinel rewrites
+	// it, so it must be writable.
+	ConfigFile string
+	// Sentinel runs the server as a Redis Sentinel (redis-server CONFIG --sentinel): its
+	// ConfigFile holds the `sentinel monitor` lines, and no data files are set.
+	Sentinel bool
 }
 
 // Server is a running redis-server process that this package started.
@@ -80,20 +87,35 @@ func Start(ctx context.Context, o Options) (*Server, error) {
 }
 
 func start(ctx context.Context, bin string, o Options, port int) (*Server, error) {
-	args := []string{
-		"--port", strconv.Itoa(port), "--bind", "127.0.0.1", "--dir", o.Dir,
-		"--save", "", "--appendonly", "no", "--daemonize", "no",
-		"--logfile", filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port)),
-		"--dbfilename", fmt.Sprintf("dump-%d.rdb", port),
-		"--appendfilename", fmt.Sprintf("appendonly-%d.aof", port),
-		"--appenddirname", fmt.Sprintf("aof-%d", port),
-		"--protected-mode", "no",
+	// The configuration goes through stdin ("-"), so that the password is not on the command
+	// line, where any local user could read it; a Sentinel, which needs a file it can rewrite,
+	// gets it appended to its ConfigFile instead.
+	conf := fmt.Sprintf("port %d\nbind 127.0.0.1\ndir %s\ndaemonize no\nlogfile %s\nprotected-mode no\n",
+		port, confQuote(o.Dir), confQuote(filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port))))
+	if !o.Sentinel {
+		conf += fmt.Sprintf("save \"\"\nappendonly no\ndbfilename %s\nappendfilename %s\nappenddirname %s\n",
+			confQuote(fmt.Sprintf("dump-%d.rdb", port)), confQuote(fmt.Sprintf("appendonly-%d.aof", port)), confQuote(fmt.Sprintf("aof-%d", port)))
 	}
 	if o.Password != "" {
-		args = append(args, "--requirepass", o.Password)
+		conf += "requirepass " + confQuote(o.Password) + "\n"
 	}
-	args = append(args, o.Args...)
+	args := append([]string{"-"}, o.Args...)
+	if o.ConfigFile != "" {
+		base, err := os.ReadFile(o.ConfigFile)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(o.ConfigFile, append(append(base, '\n'), conf...), 0o600); err != nil {
+			return nil, err
+		}
+		args = append([]string{o.ConfigFile}, o.Args...)
+		conf = ""
+	}
+	if o.Sentinel {
+		args = append(args[:1:1], append([]string{"--sentinel"}, args[1:]...)...)
+	}
 	cmd := exec.Command(bin, args...)
+	cmd.Stdin = strings.NewReader(conf)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting redis-server: %v", err)
@@ -198,4 +220,24 @@ func FreePort() (int, error) {
 	}
 	defer l.Close()
 	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+// confQuote quotes s for a redis.conf line: in double quotes, with backslash, quote and every
+// byte outside printable ASCII escaped as Redis reads them (\\, \", \xHH).
+func confQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\' || c == '"':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c < 0x20 || c > 0x7e:
+			fmt.Fprintf(&b, "\\x%02x", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

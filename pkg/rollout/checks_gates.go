@@ -67,9 +67,14 @@ func (c *Checks) nfsCheck(path string) func(context.Context) ([]preflight.Result
 	}
 }
 
-// locksCheck runs what `osctl locks inspect` runs: every master reachable, no stale lock.
+// locksCheck runs what `osctl locks inspect` runs: every master reachable (every shard of a
+// cluster, the master Sentinel names now), no stale lock. Holder pods are checked when the
+// Checks have a cluster.
 func (c *Checks) locksCheck(ms []redisconn.Master) func(context.Context) ([]preflight.Result, error) {
-	pods := ops.KubePods{Client: c.Kube.Clientset, Namespace: c.Namespace}
+	var pods ops.PodChecker
+	if c.Kube != nil {
+		pods = ops.KubePods{Client: c.Kube.Clientset, Namespace: c.Namespace}
+	}
 	return func(ctx context.Context) ([]preflight.Result, error) {
 		var rs []preflight.Result
 		sum, err := ops.Inspect(ctx, ms, ops.Options{Pods: pods}, func(v ops.View) error {
@@ -85,13 +90,22 @@ func (c *Checks) locksCheck(ms []redisconn.Master) func(context.Context) ([]pref
 		if err != nil {
 			return nil, err
 		}
+		servers := 0
 		for _, m := range sum.Masters {
+			servers += len(m.Nodes)
 			if m.Error != "" {
 				rs = append(rs, preflight.Result{ID: RuleLocksReachable, Status: preflight.Fail, Subject: m.Name, Message: "unreachable: " + m.Error})
+				continue
+			}
+			for _, n := range m.Nodes {
+				if n.Error != "" {
+					rs = append(rs, preflight.Result{ID: RuleLocksReachable, Status: preflight.Fail, Subject: m.Name + " node " + n.Addr,
+						Message: "unreachable: " + n.Error + " (its locks were not read)"})
+				}
 			}
 		}
 		rs = append(rs, preflight.Result{ID: RuleLocksSummary, Status: preflight.Pass, Subject: "redis",
-			Message: fmt.Sprintf("%d masters, %d lock keys, %d stale", len(sum.Masters), sum.Keys, sum.Stale)})
+			Message: fmt.Sprintf("%d masters (%d servers), %d lock keys, %d stale", len(sum.Masters), servers, sum.Keys, sum.Stale)})
 		return rs, nil
 	}
 }

@@ -32,7 +32,7 @@ func (g *CmdGate) Check(ctx context.Context) GateResult {
 	cmd.Env = append(cmd.Environ(), g.Env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
-		return GateResult{Status: preflight.Fail, Message: "could not start --gate-cmd: " + err.Error()}
+		return GateResult{Status: preflight.Fail, Message: "could not start the command: " + err.Error()}
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
@@ -46,16 +46,16 @@ func (g *CmdGate) Check(ctx context.Context) GateResult {
 			_ = werr // killed: its exit status says nothing more
 		case <-time.After(5 * time.Second):
 		}
-		return GateResult{Status: preflight.Fail, Message: "--gate-cmd did not finish: " + context.Cause(ctx).Error() + tailOf(out.String())}
+		return GateResult{Status: preflight.Fail, Message: "the command did not finish: " + context.Cause(ctx).Error() + tailOf(out.String())}
 	}
 	if err != nil {
 		var ee *exec.ExitError
 		if errors.As(err, &ee) {
-			return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("--gate-cmd exited %d%s", ee.ExitCode(), tailOf(out.String()))}
+			return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("the command exited %d%s", ee.ExitCode(), tailOf(out.String()))}
 		}
-		return GateResult{Status: preflight.Fail, Message: "--gate-cmd: " + err.Error()}
+		return GateResult{Status: preflight.Fail, Message: "the command: " + err.Error()}
 	}
-	return GateResult{Status: preflight.Pass, Message: "--gate-cmd exited 0"}
+	return GateResult{Status: preflight.Pass, Message: "the command exited 0"}
 }
 
 // tailOf returns the last line of output, redacted, as ": line".

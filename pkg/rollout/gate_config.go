@@ -1,7 +1,7 @@
 package rollout
 
 import (
-	"fmt"
+	"github.com/osctl/osctl/pkg/setting"
 
 	"github.com/osctl/osctl/pkg/redact"
 )
@@ -23,7 +23,7 @@ func (g GateConfig) Masked() GateConfig {
 	return g
 }
 
-// Again is what resume is given again: the --gate-http URL, the --gate-cmd and the --prometheus
+// Again is what resume is given again: the HTTP gate's URL, the command gate and the Prometheus
 // URL (empty: not given).
 type Again struct {
 	HTTP, Cmd, Prometheus string
@@ -34,30 +34,30 @@ type Again struct {
 // gates the rollout started with.
 func (g GateConfig) Given(a Again) (GateConfig, error) {
 	var err error
-	if g.HTTP, err = given("--gate-http", g.HTTP, a.HTTP, g.HTTPMasked); err != nil {
+	if g.HTTP, err = given("Again.HTTP", g.HTTP, a.HTTP, g.HTTPMasked); err != nil {
 		return g, err
 	}
-	if g.Cmd, err = given("--gate-cmd", g.Cmd, a.Cmd, g.CmdMasked); err != nil {
+	if g.Cmd, err = given("Again.Cmd", g.Cmd, a.Cmd, g.CmdMasked); err != nil {
 		return g, err
 	}
 	if a.Prometheus != "" && len(g.Prom.Queries) == 0 {
-		return g, fmt.Errorf("--prometheus is given but the rollout has no --gate-prom gate")
+		return g, setting.Errorf("Again.Prometheus", "is given but the rollout has no PromQL gate")
 	}
-	if g.Prom.URL, err = given("--prometheus", g.Prom.URL, a.Prometheus, g.Prom.URLMasked); err != nil {
+	if g.Prom.URL, err = given("Again.Prometheus", g.Prom.URL, a.Prometheus, g.Prom.URLMasked); err != nil {
 		return g, err
 	}
 	g.HTTPMasked, g.CmdMasked, g.Prom.URLMasked = false, false, false
 	return g, nil
 }
 
-func given(flag, stored, again string, masked bool) (string, error) {
+func given(name, stored, again string, masked bool) (string, error) {
 	switch {
 	case again == "" && masked:
-		return "", fmt.Errorf("the rollout's %s held a credential and the journal keeps it masked (%q): pass the same %s again", flag, stored, flag)
+		return "", setting.Errorf(name, ": the rollout's gate held a credential and the journal keeps it masked (%q): give the same one again", stored)
 	case again == "":
 		return stored, nil
 	case redact.Text(again) != stored:
-		return "", fmt.Errorf("%s %q is not the rollout's gate (%q): resume runs the gates the rollout started with", flag, redact.Text(again), stored)
+		return "", setting.Errorf(name, "%q is not the rollout's gate (%q): resume runs the gates the rollout started with", redact.Text(again), stored)
 	}
 	return again, nil
 }

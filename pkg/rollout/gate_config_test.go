@@ -23,13 +23,13 @@ func TestGateConfigMasking(t *testing.T) {
 	if g.Prom.URLMasked || g.Prom.URL != "https://grafana:pr0mpw@prom.example:9090" {
 		t.Fatalf("Masked changed its receiver: %+v", g.Prom)
 	}
-	if _, err := m.Given(Again{}); err == nil || !strings.Contains(err.Error(), "pass the same --gate-http again") {
+	if _, err := m.Given(Again{}); err == nil || !strings.Contains(err.Error(), "Again.HTTP: the rollout's gate held a credential") {
 		t.Fatalf("resume without the masked flags: %v", err)
 	}
 	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: "osctl stress --token=other"}); err == nil || !strings.Contains(err.Error(), "is not the rollout's gate") {
 		t.Fatalf("resume with another command: %v", err)
 	}
-	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd}); err == nil || !strings.Contains(err.Error(), "pass the same --prometheus again") {
+	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd}); err == nil || !strings.Contains(err.Error(), "Again.Prometheus: the rollout's gate held a credential") {
 		t.Fatalf("resume without the masked --prometheus: %v", err)
 	}
 	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd, Prometheus: "https://grafana:x@other.example:9090"}); err == nil || !strings.Contains(err.Error(), "is not the rollout's gate") {
@@ -46,7 +46,7 @@ func TestGateConfigMasking(t *testing.T) {
 	if got, err := plain.Masked().Given(Again{}); err != nil || !reflect.DeepEqual(got, plain) {
 		t.Fatalf("resume of a plain config: %+v %v", got, err)
 	}
-	if _, err := (GateConfig{}).Given(Again{Prometheus: "http://prom:9090"}); err == nil || !strings.Contains(err.Error(), "no --gate-prom") {
+	if _, err := (GateConfig{}).Given(Again{Prometheus: "http://prom:9090"}); err == nil || !strings.Contains(err.Error(), "has no PromQL gate") {
 		t.Fatalf("--prometheus on resume of a rollout without PromQL gates: %v", err)
 	}
 	if n := plain.Names(); !reflect.DeepEqual(n, []string{"cmd", "prom-1"}) {

@@ -37,7 +37,7 @@ func (g *HTTPGate) Check(ctx context.Context) GateResult {
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, g.URL, nil)
 	if err != nil {
-		return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("bad --gate-http URL %s: %v", shown, err)}
+		return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("bad URL %s: %v", shown, err)}
 	}
 	req.Header.Set("User-Agent", "osctl-rollout-gate")
 	start := time.Now()
@@ -52,7 +52,7 @@ func (g *HTTPGate) Check(ctx context.Context) GateResult {
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
 		return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("GET %s answered %d in %s, not 2xx", shown, resp.StatusCode, took.Round(time.Millisecond))}
 	case took > lat:
-		return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("GET %s answered %d in %s, slower than --gate-http-latency %s", shown, resp.StatusCode, took.Round(time.Millisecond), lat)}
+		return GateResult{Status: preflight.Fail, Message: fmt.Sprintf("GET %s answered %d in %s, slower than the gate's latency bound %s", shown, resp.StatusCode, took.Round(time.Millisecond), lat)}
 	}
 	return GateResult{Status: preflight.Pass, Message: fmt.Sprintf("GET %s answered %d in %s", shown, resp.StatusCode, took.Round(time.Millisecond))}
 }

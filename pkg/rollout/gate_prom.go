@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 	"github.com/prometheus/common/model"
 
@@ -73,9 +75,9 @@ func (g *PromGate) Probe(ctx context.Context) error {
 	case err == nil:
 		return nil
 	case errors.As(err, &ae) && ae.Type == v1.ErrBadData:
-		return fmt.Errorf("--gate-prom %q: Prometheus %s rejects it: %s: fix the query (test it in Prometheus's expression browser)", g.Query, g.Server, redact.Text(ae.Msg))
+		return setting.Errorf("Prom.Queries", "%q: Prometheus %s rejects it: %s: fix the query (test it in Prometheus's expression browser)", g.Query, g.Server, redact.Text(ae.Msg))
 	}
-	return fmt.Errorf("--gate-prom %q: %s: check --prometheus, --prometheus-ca and --prometheus-bearer-file", g.Query, g.explain(err))
+	return setting.Errorf("Prom.Queries", "%q: %s: check {Prom.URL}, {Prom.CAFile} and {Prom.BearerFile}", g.Query, g.explain(err))
 }
 
 // explain turns a query API error into one redacted line naming the server.
@@ -123,10 +125,10 @@ func JudgeProm(val model.Value, noDataPasses bool) GateResult {
 	}
 	if len(samples) == 0 {
 		if noDataPasses {
-			return GateResult{Status: preflight.Warn, Value: "no data", Message: "returned no data (passes: --gate-prom-no-data pass)"}
+			return GateResult{Status: preflight.Warn, Value: "no data", Message: "returned no data (passes: no data is set to pass)"}
 		}
 		return GateResult{Status: preflight.Fail, Value: "no data",
-			Message: "returned no data: a gate that sees no data does not pass a step (write the condition with bool, check the metric exists, or --gate-prom-no-data pass)"}
+			Message: "returned no data: a gate that sees no data does not pass a step (write the condition with bool, check the metric exists, or set no data to pass)"}
 	}
 	sort.SliceStable(samples, func(i, j int) bool { return samples[i].labels < samples[j].labels })
 	shown := formatSamples(samples)

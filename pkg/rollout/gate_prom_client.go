@@ -9,13 +9,15 @@ import (
 	"os"
 	"strings"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	"github.com/prometheus/client_golang/api"
 	v1 "github.com/prometheus/client_golang/api/prometheus/v1"
 
 	"github.com/osctl/osctl/pkg/redact"
 )
 
-// What an empty PromQL result does (--gate-prom-no-data).
+// What an empty PromQL result does (PromGates.NoData).
 const (
 	NoDataFail = "fail"
 	NoDataPass = "pass"
@@ -38,32 +40,32 @@ func (p PromGates) Validate() error {
 	switch p.NoData {
 	case "", NoDataFail, NoDataPass:
 	default:
-		return fmt.Errorf("--gate-prom-no-data %q: use %s (the default: a gate that sees no data fails) or %s", p.NoData, NoDataFail, NoDataPass)
+		return setting.Errorf("Prom.NoData", "%q: use %s (the default: a gate that sees no data fails) or %s", p.NoData, NoDataFail, NoDataPass)
 	}
 	if len(p.Queries) == 0 {
 		if p.URL != "" || p.CAFile != "" || p.BearerFile != "" || p.NoData == NoDataPass {
-			return fmt.Errorf("--prometheus, --prometheus-ca, --prometheus-bearer-file and --gate-prom-no-data are for --gate-prom: add a --gate-prom QUERY")
+			return setting.Errorf("Prom.Queries", ": {Prom.URL}, {Prom.CAFile}, {Prom.BearerFile} and {Prom.NoData} are for PromQL gates: add a query")
 		}
 		return nil
 	}
 	for _, q := range p.Queries {
 		if strings.TrimSpace(q) == "" {
-			return fmt.Errorf("--gate-prom is empty: give a PromQL condition, for example --gate-prom 'sum(rate(http_requests_total{code=~\"5..\"}[1m])) / sum(rate(http_requests_total[1m])) < bool 0.01'")
+			return setting.Errorf("Prom.Queries", ": a query is empty: give a PromQL condition, for example 'sum(rate(http_requests_total{code=~\"5..\"}[1m])) / sum(rate(http_requests_total[1m])) < bool 0.01'")
 		}
 	}
 	if p.URL == "" {
-		return fmt.Errorf("--gate-prom needs --prometheus URL (for example --prometheus http://prometheus.monitoring:9090)")
+		return setting.Errorf("Prom.URL", ": a PromQL gate needs the Prometheus URL (for example http://prometheus.monitoring:9090)")
 	}
 	u, err := url.Parse(p.URL)
 	shown := redact.URL(p.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return fmt.Errorf("--prometheus %q: use http://host:port or https://host:port (a path prefix is allowed)", shown)
+		return setting.Errorf("Prom.URL", "%q: use http://host:port or https://host:port (a path prefix is allowed)", shown)
 	}
 	if p.CAFile != "" && u.Scheme != "https" {
-		return fmt.Errorf("--prometheus-ca is set but --prometheus %q is not https://", shown)
+		return setting.Errorf("Prom.CAFile", "is set but {Prom.URL} %q is not https://", shown)
 	}
 	if _, hasPW := u.User.Password(); hasPW && p.BearerFile != "" {
-		return fmt.Errorf("--prometheus %q holds a password, and --prometheus-bearer-file is set too: give one of them", shown)
+		return setting.Errorf("Prom.URL", "%q holds a password, and {Prom.BearerFile} is set too: give one of them", shown)
 	}
 	return nil
 }
@@ -83,7 +85,7 @@ func (p PromGates) gates() ([]Gate, error) {
 	}
 	c, err := api.NewClient(api.Config{Address: p.URL, RoundTripper: rt})
 	if err != nil {
-		return nil, fmt.Errorf("--prometheus %q: %s", redact.URL(p.URL), redact.Text(err.Error()))
+		return nil, setting.Errorf("Prom.URL", "%q: %s", redact.URL(p.URL), redact.Text(err.Error()))
 	}
 	a := v1.NewAPI(c)
 	out := make([]Gate, len(p.Queries))
@@ -98,11 +100,11 @@ func (p PromGates) roundTripper() (http.RoundTripper, error) {
 	if p.CAFile != "" {
 		pem, err := os.ReadFile(p.CAFile)
 		if err != nil {
-			return nil, fmt.Errorf("reading --prometheus-ca: %v", err)
+			return nil, fmt.Errorf("reading the Prometheus CA file: %v", err)
 		}
 		pool := x509.NewCertPool()
 		if !pool.AppendCertsFromPEM(pem) {
-			return nil, fmt.Errorf("--prometheus-ca %s holds no PEM certificate", p.CAFile)
+			return nil, setting.Errorf("Prom.CAFile", "%s holds no PEM certificate", p.CAFile)
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
@@ -134,11 +136,11 @@ func (b *bearerRoundTripper) RoundTrip(req *http.Request) (*http.Response, error
 func readBearer(file string) (string, error) {
 	b, err := os.ReadFile(file)
 	if err != nil {
-		return "", fmt.Errorf("reading --prometheus-bearer-file: %v", err)
+		return "", fmt.Errorf("reading the Prometheus bearer token file: %v", err)
 	}
 	tok := strings.TrimSpace(string(b))
 	if tok == "" {
-		return "", fmt.Errorf("--prometheus-bearer-file %s is empty", file)
+		return "", setting.Errorf("Prom.BearerFile", "%s is empty", file)
 	}
 	return tok, nil
 }

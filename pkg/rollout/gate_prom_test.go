@@ -43,7 +43,7 @@ func TestJudgeProm(t *testing.T) {
 		{"a false condition", vec(1, 0), false, preflight.Fail, `returned {pod="b"} 0, {pod="a"} 1: 1 of 2 samples are 0`},
 		{"NaN", vec(math.NaN()), false, preflight.Fail, "1 of 1 samples are NaN"},
 		{"no data", model.Vector{}, false, preflight.Fail, "returned no data: a gate that sees no data does not pass"},
-		{"no data allowed", model.Vector{}, true, preflight.Warn, "passes: --gate-prom-no-data pass"},
+		{"no data allowed", model.Vector{}, true, preflight.Warn, "passes: no data is set to pass"},
 		{"nil result", nil, false, preflight.Fail, "no data"},
 		{"scalar true", &model.Scalar{Value: 1}, false, preflight.Pass, "returned 1"},
 		{"scalar false", &model.Scalar{Value: 0}, false, preflight.Fail, "1 of 1 samples are 0"},
@@ -70,14 +70,14 @@ func TestPromGatesValidate(t *testing.T) {
 		p    PromGates
 		want string
 	}{
-		{PromGates{URL: "http://prom:9090"}, "add a --gate-prom QUERY"},
-		{PromGates{Queries: []string{"up"}}, "needs --prometheus URL"},
-		{PromGates{Queries: []string{" "}, URL: "http://p:1"}, "--gate-prom is empty"},
+		{PromGates{URL: "http://prom:9090"}, "are for PromQL gates: add a query"},
+		{PromGates{Queries: []string{"up"}}, "Prom.URL: a PromQL gate needs the Prometheus URL"},
+		{PromGates{Queries: []string{" "}, URL: "http://p:1"}, "a query is empty"},
 		{PromGates{Queries: []string{"up"}, URL: "prom:9090"}, "use http://host:port"},
 		{PromGates{Queries: []string{"up"}, URL: "ftp://u:hunter2@p:1"}, `"ftp://u:xxxxx@p:1"`},
 		{PromGates{Queries: []string{"up"}, URL: "http://p:1", CAFile: "ca.pem"}, "not https://"},
 		{PromGates{Queries: []string{"up"}, URL: "http://u:pw@p:1", BearerFile: "tok"}, "give one of them"},
-		{PromGates{Queries: []string{"up"}, URL: "http://p:1", NoData: "warn"}, `--gate-prom-no-data "warn"`},
+		{PromGates{Queries: []string{"up"}, URL: "http://p:1", NoData: "warn"}, `Prom.NoData "warn"`},
 	} {
 		err := tc.p.Validate()
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -58,8 +58,19 @@ type HeldError struct {
 }
 
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over with --force",
+	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over by force",
 		e.Namespace, e.HPA, e.Lease.Holder, e.Lease.Expires.UTC().Format(time.RFC3339), e.Lease.Name)
+}
+
+// Held returns a *HeldError when the target's rollout Lease is live and held by an osctl other
+// than holder (an empty holder: this process has no name yet, so any holder is another), unless
+// force takes it over. It is the one rule of "is the Lease held" for run, resume and undo.
+func (t *Target) Held(holder string, force bool) error {
+	l := t.Lease
+	if l == nil || !l.Live || l.Holder == "" || l.Holder == holder || force {
+		return nil
+	}
+	return &HeldError{Namespace: t.Namespace, HPA: t.HPA.Name, Lease: *l}
 }
 
 // ErrLeaseLost is the cause when another process took the rollout's Lease (with --force) or the

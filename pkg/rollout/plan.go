@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -76,17 +78,17 @@ func (g GateConfig) Names() []string {
 // ParseSteps parses "1,2,4": absolute replica counts, strictly increasing, each 1..MaxStep.
 func ParseSteps(s string) ([]int32, error) {
 	if strings.TrimSpace(s) == "" {
-		return nil, fmt.Errorf("--steps is empty: give absolute replica counts, for example --steps 1,2,4")
+		return nil, setting.Errorf("Steps", ": is empty: give absolute replica counts, for example 1,2,4")
 	}
 	var out []int32
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
 		n, err := strconv.Atoi(f)
 		if err != nil || n < 1 || n > MaxStep {
-			return nil, fmt.Errorf("--steps %q: %q is not a replica count between 1 and %d", s, f, MaxStep)
+			return nil, setting.Errorf("Steps", "%q: %q is not a replica count between 1 and %d", s, f, MaxStep)
 		}
 		if len(out) > 0 && int32(n) <= out[len(out)-1] {
-			return nil, fmt.Errorf("--steps %q: steps must increase (%d after %d)", s, n, out[len(out)-1])
+			return nil, setting.Errorf("Steps", "%q: steps must increase (%d after %d)", s, n, out[len(out)-1])
 		}
 		out = append(out, int32(n))
 	}
@@ -96,29 +98,29 @@ func ParseSteps(s string) ([]int32, error) {
 // Validate checks the plan on its own, without the cluster.
 func (p Plan) Validate() error {
 	if len(p.Steps) == 0 {
-		return fmt.Errorf("the plan has no steps: pass --steps, for example --steps 1,2,4")
+		return setting.Errorf("Steps", ": the plan has no steps: give absolute replica counts, for example 1,2,4")
 	}
 	for i, k := range p.Steps {
 		if k < 1 || k > MaxStep || (i > 0 && k <= p.Steps[i-1]) {
-			return fmt.Errorf("steps must be increasing replica counts between 1 and %d", MaxStep)
+			return setting.Errorf("Steps", ": steps must be increasing replica counts between 1 and %d", MaxStep)
 		}
 	}
 	if p.Final != nil {
 		if p.Final.Min < 1 || p.Final.Max < p.Final.Min || p.Final.Max > MaxStep {
-			return fmt.Errorf("final range %d-%d is invalid: need 1 <= --final-min <= --final-max <= %d", p.Final.Min, p.Final.Max, MaxStep)
+			return setting.Errorf("Final", "%d-%d is invalid: need 1 <= min <= max <= %d", p.Final.Min, p.Final.Max, MaxStep)
 		}
 	}
 	if p.StepTimeout.Duration <= 0 {
-		return fmt.Errorf("--step-timeout must be positive")
+		return setting.Errorf("StepTimeout", "must be positive")
 	}
 	if p.Hold.Duration < 0 {
-		return fmt.Errorf("--hold must not be negative")
+		return setting.Errorf("Hold", "must not be negative")
 	}
 	if p.GateInterval.Duration <= 0 {
-		return fmt.Errorf("--gate-interval must be positive")
+		return setting.Errorf("GateInterval", "must be positive")
 	}
 	if p.RollbackTo != RollbackOriginal && p.RollbackTo != RollbackLastGood {
-		return fmt.Errorf("--rollback-to %q: use %s or %s", p.RollbackTo, RollbackOriginal, RollbackLastGood)
+		return setting.Errorf("RollbackTo", "%q: use %s or %s", p.RollbackTo, RollbackOriginal, RollbackLastGood)
 	}
 	return nil
 }
@@ -231,7 +233,7 @@ func Layout(t *Target, p Plan) *PlanView {
 	final := p.FinalRange()
 	fs := PlannedStep{Step: 0, Replicas: final.String(), Patch: SpecPatch(final)}
 	if p.Final == nil {
-		fs.Note = "no --final-min/--final-max: the HPA stays pinned at the last step"
+		fs.Note = "no final range: the HPA stays pinned at the last step"
 	}
 	v.Steps = append(v.Steps, fs)
 	if p.RollbackTo == RollbackLastGood {
@@ -271,14 +273,14 @@ func Managers(hpa *autoscalingv2.HorizontalPodAutoscaler, final Range) []Manager
 		sort.Strings(keys)
 		var set []string
 		for _, k := range keys {
-			set = append(set, "--set "+k+"="+vals[k])
+			set = append(set, k+"="+vals[k])
 		}
 		name := rel
 		if name == "" {
 			name = l["app.kubernetes.io/instance"]
 		}
 		out = append(out, Manager{Kind: "helm", Name: name, Values: vals,
-			Message: fmt.Sprintf("HPA %s is managed by Helm (release %q): the next helm upgrade resets its range to the chart's values; persist the final range with %s", hpa.Name, name, strings.Join(set, " "))})
+			Message: fmt.Sprintf("HPA %s is managed by Helm (release %q): the next helm upgrade resets its range to the chart's values; persist the final range in the release values (%s)", hpa.Name, name, strings.Join(set, ", "))})
 	}
 	argo := ""
 	for k := range a {

@@ -67,7 +67,7 @@ func TestValidate(t *testing.T) {
 	}
 	bad := ok
 	bad.Final = &rollout.Range{Min: 3, Max: 2}
-	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "final range") {
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "Final 3-2 is invalid") {
 		t.Errorf("final 3-2: %v", err)
 	}
 	bad = ok
@@ -112,7 +112,7 @@ func TestManagers(t *testing.T) {
 	helm := rollout.Managers(target(1, 1, 1, map[string]string{"app.kubernetes.io/managed-by": "Helm"},
 		map[string]string{"meta.helm.sh/release-name": "osrel"}, nil).HPA, rollout.Range{Min: 2, Max: 4})
 	if len(helm) != 1 || helm[0].Kind != "helm" || helm[0].Values["web_hpa.minReplicas"] != "2" || helm[0].Values["web_hpa.maxReplicas"] != "4" ||
-		!strings.Contains(helm[0].Message, "--set web_hpa.maxReplicas=4 --set web_hpa.minReplicas=2") {
+		!strings.Contains(helm[0].Message, "web_hpa.maxReplicas=4, web_hpa.minReplicas=2") {
 		t.Fatalf("helm: %+v", helm)
 	}
 	argo := rollout.Managers(target(1, 1, 1, nil, map[string]string{"argocd.argoproj.io/tracking-id": "app:autoscaling/HorizontalPodAutoscaler:ns/web"}, nil).HPA, rollout.Pinned(2))

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	"github.com/osctl/osctl/pkg/preflight"
 )
 
@@ -29,14 +31,14 @@ type StressReport struct {
 func LoadStressReport(path string) (*StressReport, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("reading --stress-report: %v", err)
+		return nil, setting.Errorf("StressReport", "%s: %v", path, err)
 	}
 	var r StressReport
 	if err := json.Unmarshal(b, &r); err != nil {
-		return nil, fmt.Errorf("--stress-report %s is not an `osctl stress --report` JSON file: %v", path, err)
+		return nil, setting.Errorf("StressReport", "%s is not the JSON report of a stress run (osctl stress): %v", path, err)
 	}
 	if r.Verdict == "" {
-		return nil, fmt.Errorf("--stress-report %s has no verdict: is it an `osctl stress --report` file?", path)
+		return nil, setting.Errorf("StressReport", "%s has no verdict: is it the JSON report of a stress run (osctl stress)?", path)
 	}
 	return &r, nil
 }
@@ -71,20 +73,20 @@ func CheckStressReport(r *StressReport, p ReportPolicy) []preflight.Result {
 	switch {
 	case r.Verdict != "clean":
 		out = append(out, preflight.Result{ID: RuleReportVerdict, Status: preflight.Fail, Subject: subj,
-			Message: fmt.Sprintf("verdict is %q, not clean", r.Verdict), Fix: "fix the races the report lists, then run osctl stress --report again"})
+			Message: fmt.Sprintf("verdict is %q, not clean", r.Verdict), Fix: "fix the races the report lists, then run osctl stress again for a new JSON report"})
 	case !r.Conclusive || r.Partial:
 		out = append(out, preflight.Result{ID: RuleReportVerdict, Status: preflight.Fail, Subject: subj,
-			Message: fmt.Sprintf("the run was not conclusive (conclusive=%v, partial=%v)", r.Conclusive, r.Partial), Fix: "run osctl stress --report to the end with enough acknowledged requests"})
+			Message: fmt.Sprintf("the run was not conclusive (conclusive=%v, partial=%v)", r.Conclusive, r.Partial), Fix: "run osctl stress to the end, with enough acknowledged requests, for a new JSON report"})
 	default:
 		out = append(out, preflight.Result{ID: RuleReportVerdict, Status: preflight.Pass, Subject: subj, Message: "verdict clean, conclusive, complete"})
 	}
 	age := p.Now.Sub(r.FinishedAt)
 	switch {
 	case r.FinishedAt.IsZero():
-		out = append(out, preflight.Result{ID: RuleReportAge, Status: preflight.Fail, Subject: subj, Message: "the report has no finished_at time", Fix: "use a report written by osctl stress --report"})
+		out = append(out, preflight.Result{ID: RuleReportAge, Status: preflight.Fail, Subject: subj, Message: "the report has no finished_at time", Fix: "use the JSON report written by osctl stress"})
 	case age > p.MaxAge:
 		out = append(out, preflight.Result{ID: RuleReportAge, Status: preflight.Fail, Subject: subj,
-			Message: fmt.Sprintf("finished %s ago, older than --max-report-age %s", age.Round(time.Minute), p.MaxAge), Fix: "run osctl stress --report again, or raise --max-report-age"})
+			Message: fmt.Sprintf("finished %s ago, older than the oldest report accepted (%s)", age.Round(time.Minute), p.MaxAge), Fix: "run osctl stress again for a new JSON report, or accept older reports"})
 	case age < -5*time.Minute:
 		out = append(out, preflight.Result{ID: RuleReportAge, Status: preflight.Fail, Subject: subj,
 			Message: fmt.Sprintf("finished_at %s is in the future", r.FinishedAt.Format(time.RFC3339)), Fix: "check the clocks of the machine that ran the stress test"})
@@ -101,7 +103,7 @@ func CheckStressReport(r *StressReport, p ReportPolicy) []preflight.Result {
 		out = append(out, preflight.Result{ID: RuleReportImage, Status: preflight.Pass, Subject: subj, Message: "made against " + r.Workload.Image + ", the image the Deployment runs"})
 	} else {
 		out = append(out, preflight.Result{ID: RuleReportImage, Status: preflight.Fail, Subject: subj,
-			Message: fmt.Sprintf("made against image %q; the Deployment runs %s", r.Workload.Image, strings.Join(p.Images, ", ")), Fix: "run osctl stress --report against the image deployed now"})
+			Message: fmt.Sprintf("made against image %q; the Deployment runs %s", r.Workload.Image, strings.Join(p.Images, ", ")), Fix: "run osctl stress against the image deployed now for a new JSON report"})
 	}
 	if (r.Workload.Deployment != "" && r.Workload.Deployment != p.Workload) || (r.Workload.Namespace != "" && r.Workload.Namespace != p.Namespace) {
 		out = append(out, preflight.Result{ID: RuleReportWorkload, Status: preflight.Warn, Subject: subj,
@@ -109,7 +111,7 @@ func CheckStressReport(r *StressReport, p ReportPolicy) []preflight.Result {
 	}
 	if max := p.Plan.MaxReplicas(); max > r.MaxReplicasValidated {
 		st := preflight.Warn
-		fix := "run osctl stress with more replicas, or pass --strict to refuse this"
+		fix := "run osctl stress with more replicas, or make the rollout strict to refuse this"
 		if p.Strict {
 			st, fix = preflight.Fail, "run osctl stress with at least that many replicas, or lower the steps"
 		}
@@ -119,17 +121,17 @@ func CheckStressReport(r *StressReport, p ReportPolicy) []preflight.Result {
 	return out
 }
 
-// SkippedReport is the loud result of --skip-validation.
+// SkippedReport is the loud result of a rollout told to skip the validation.
 func SkippedReport() preflight.Result {
 	return preflight.Result{ID: RuleReportSkipped, Status: preflight.Warn, Subject: "stress report",
-		Message: "VALIDATION SKIPPED (--skip-validation): nothing shows this workload is free of races at more than one replica"}
+		Message: "VALIDATION SKIPPED: nothing shows this workload is free of races at more than one replica"}
 }
 
 // MissingReport is the result when no stress report was given.
 func MissingReport() preflight.Result {
 	return preflight.Result{ID: RuleReportMissing, Status: preflight.Fail, Subject: "stress report",
 		Message: "no stress report: going above one replica needs evidence that the workload has no races",
-		Fix:     "pass --stress-report FILE from osctl stress --report (or --skip-validation, at your own risk)"}
+		Fix:     "give the JSON report of a passing osctl stress run (or skip the validation, at your own risk)"}
 }
 
 // CheckSingleOwner refuses plans that take a single-owner workload above one replica.

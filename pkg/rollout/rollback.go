@@ -58,7 +58,7 @@ func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target
 		return r.rollbackFailed(ctx, j, err)
 	}
 	r.event(rctx, "Warning", "RolloutRollback", fmt.Sprintf("%s: HPA range set back to %s", why, target))
-	_, err := waitSettled(rctx, r, j.Deployment, target, fmt.Sprintf("%s within --rollback-timeout %s", event, r.rollbackTimeout()), func(s DeploymentState) {
+	_, err := waitSettled(rctx, r, j.Deployment, target, fmt.Sprintf("%s within the rollback timeout %s", event, r.rollbackTimeout()), func(s DeploymentState) {
 		r.observe(Progress{Kind: ProgressWaiting, Step: j.Step, Steps: len(j.Plan.Steps), Range: target, State: &s})
 	})
 	if err != nil {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -141,7 +143,7 @@ func (r *Runner) gateTimeout() time.Duration {
 func (r *Runner) Inspect(ctx context.Context) (*Target, error) {
 	h, err := r.Client.AutoscalingV2().HorizontalPodAutoscalers(r.Namespace).Get(ctx, r.HPA, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
-		return nil, fmt.Errorf("HPA %s/%s not found: check --hpa and -n", r.Namespace, r.HPA)
+		return nil, setting.Errorf("HPA", "%s not found in namespace %s: check the HPA's name and namespace", r.HPA, r.Namespace)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading HPA %s/%s: %w", r.Namespace, r.HPA, err)
@@ -187,13 +189,14 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if t.Lease != nil && t.Lease.Live && t.Lease.Holder != r.Holder && (!r.Force || (t.Journal != nil && t.Journal.Phase.Active())) {
-		return nil, &HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	if err := t.Held(r.Holder, r.Force); err != nil {
+		return nil, err
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return nil, &ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
 	now := r.now().UTC()
+	p.Gates = p.Gates.Masked() // the journal, readable by anyone who can read the HPA, keeps no credential
 	j := &Journal{Version: JournalVersion, ID: randomID(), Phase: PhaseRunning, Deployment: t.Deployment.Name,
 		Original: OriginalOf(t.HPA), Plan: p, Holder: r.Holder, StartedAt: now}
 	j.Expected = j.Original.Range
@@ -206,7 +209,7 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 		return nil, err
 	}
 	if k.taken != nil {
-		r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("--force: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))})
+		r.observe(tookOver(k))
 	}
 	if err := r.commit(ctx, j, j.Original.Range); err != nil {
 		k.release(context.WithoutCancel(ctx))
@@ -247,8 +250,8 @@ func (r *Runner) Resume(ctx context.Context, t *Target, gates []Gate) (*Outcome,
 	}
 	msg := "by " + r.Holder
 	if k.taken != nil {
-		msg += fmt.Sprintf(" (--force: took over the live Lease of %s)", k.taken.Holder)
-		r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("--force: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))})
+		msg += fmt.Sprintf(" (forced: took over the live Lease of %s)", k.taken.Holder)
+		r.observe(tookOver(k))
 	} else if j.Holder != r.Holder {
 		msg += " (after " + j.Holder + ")"
 	}
@@ -284,10 +287,10 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 	}
 	if ch := SpecChange(t.HPA, j.Expected, j.Original.SpecDigest); ch != "" {
 		if !r.Force {
-			return nil, fmt.Errorf("HPA %s/%s was changed outside the rollout (%s%s): undo would overwrite that change; pass --force to restore the original range %s anyway",
+			return nil, setting.Errorf("Force", "is needed: HPA %s/%s was changed outside the rollout (%s%s) and undo would overwrite that change; forced, it restores the original range %s anyway",
 				r.Namespace, r.HPA, ch, byOf(lastSpecWriter(t.HPA)), j.Original.Range)
 		}
-		r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("--force: overwriting a change made outside the rollout (%s)", ch)})
+		r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: overwriting a change made outside the rollout (%s)", ch)})
 		j.Expected = RangeOf(t.HPA)
 		j.Original.SpecDigest = SpecDigest(t.HPA)
 	}
@@ -299,12 +302,17 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 		return nil, err
 	}
 	if k.taken != nil {
-		r.observe(Progress{Kind: ProgressWarning, Message: fmt.Sprintf("--force: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))})
+		r.observe(tookOver(k))
 	}
 	k.start(context.WithoutCancel(ctx))
 	defer k.release(context.WithoutCancel(ctx))
 	r.prevHolder, j.Holder = j.Holder, r.Holder
 	return r.restore(ctx, k, j, j.Original.Range, "undo", PhaseUndone), nil
+}
+
+// tookOver is the warning that Force took over another osctl's live Lease.
+func tookOver(k *leaseKeeper) Progress {
+	return Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))}
 }
 
 func byOf(s string) string {

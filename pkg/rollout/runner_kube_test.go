@@ -58,7 +58,11 @@ func TestGateFailsAtStep2RollsBack(t *testing.T) {
 	r := runner(w, "test-a")
 	var kinds []rollout.ProgressKind
 	r.Observer = func(p rollout.Progress) { kinds = append(kinds, p.Kind) }
-	out, err := r.Run(context.Background(), mustInspect(t, r), plan([]int32{1, 2, 3}, nil), []rollout.Gate{nfsGate(w)})
+	// The library masks credentials in the gate config before it journals the plan, whoever
+	// calls it (the journal is readable by anyone who can read the HPA).
+	p := plan([]int32{1, 2, 3}, nil)
+	p.Gates = rollout.GateConfig{NFS: true, HTTP: "https://ops:s3cret-pass@127.0.0.1:1/healthz", Cmd: "check --token=s3cret-token"}
+	out, err := r.Run(context.Background(), mustInspect(t, r), p, []rollout.Gate{nfsGate(w)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,6 +84,12 @@ func TestGateFailsAtStep2RollsBack(t *testing.T) {
 	}
 	if j.Phase != rollout.PhaseRolledBack || j.LastGood != 1 || j.Step != 2 {
 		t.Fatalf("journal phase %s lastGood %d step %d", j.Phase, j.LastGood, j.Step)
+	}
+	if a := ann[rollout.AnnotationJournal]; strings.Contains(a, "s3cret") {
+		t.Fatalf("the journal keeps a gate credential: %s", a)
+	}
+	if !j.Plan.Gates.HTTPMasked || !j.Plan.Gates.CmdMasked {
+		t.Fatalf("the journal's gates are not marked masked: %+v", j.Plan.Gates)
 	}
 	ev := strings.Join(w.Events(t), ",")
 	for _, want := range []string{"RolloutStarted", "RolloutStep", "RolloutStepPassed", "RolloutGateFailed", "RolloutRollback", "RolloutRolledBack"} {
@@ -173,8 +183,8 @@ func TestSomeoneElseEditsHPA(t *testing.T) {
 	if _, err := r.Resume(context.Background(), mustInspect(t, r), nil); err == nil {
 		t.Fatal("resume after someone else's change should refuse")
 	}
-	if _, err := r.Undo(context.Background(), mustInspect(t, r)); err == nil || !strings.Contains(err.Error(), "--force") {
-		t.Fatalf("undo without --force should refuse: %v", err)
+	if _, err := r.Undo(context.Background(), mustInspect(t, r)); err == nil || !strings.Contains(err.Error(), "Force is needed") {
+		t.Fatalf("undo without Force should refuse: %v", err)
 	}
 }
 

@@ -149,7 +149,7 @@ func (r *Runner) settleAndHold(ctx context.Context, j *Journal, gates []Gate, ho
 	if err != nil {
 		var te *TimeoutError
 		if errors.As(err, &te) {
-			te.What += fmt.Sprintf(" within --step-timeout %s", j.Plan.StepTimeout.Duration)
+			te.What += fmt.Sprintf(" within the step timeout %s", j.Plan.StepTimeout.Duration)
 		}
 		return r.causeOf(specCtx, err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
-	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	v1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -156,6 +156,6 @@ func (e *InterferenceError) Error() string {
 	if e.By != "" {
 		by = " by " + e.By
 	}
-	return fmt.Sprintf("HPA %s/%s was changed%s during the rollout (%s): stopped without touching it; the journal stays: osctl rollout status shows it, osctl rollout undo --force restores the original range",
+	return fmt.Sprintf("HPA %s/%s was changed%s during the rollout (%s): stopped without touching it; the journal stays (osctl rollout status shows it; a forced osctl rollout undo restores the original range)",
 		e.Namespace, e.HPA, by, e.Change)
 }

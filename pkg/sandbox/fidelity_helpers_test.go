@@ -193,15 +193,3 @@ func orderedZip(t testing.TB, names []string, data [][]byte) []byte {
 	}
 	return buf.Bytes()
 }
-
-// waitFor polls cond every 10ms until it holds, failing the test after a minute.
-func waitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(time.Minute)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}

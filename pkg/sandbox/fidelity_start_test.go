@@ -49,7 +49,7 @@ func (sh shared) replica(t *testing.T, mode sandbox.Locking, interval time.Durat
 	cfg.StateDir, cfg.Masters, cfg.Namespace, cfg.Locking, cfg.WorkerInterval = sh.dir, []redis.UniversalClient{sh.rdb}, sh.ns, mode, interval
 	r := startReplica(t, cfg)
 	t.Cleanup(r.stop)
-	waitFor(t, "the worker's first look at its queues", func() bool { return !workerStatus(t, r.url).Busy })
+	testenv.Eventually(t, time.Minute, "the worker's first look at its queues", func() bool { return !workerStatus(t, r.url).Busy })
 	return r
 }
 
@@ -147,7 +147,7 @@ func TestStartBeforeUploadStaysQueuedForGood(t *testing.T) {
 		r := sh.replica(t, mode, 10*time.Millisecond, sandbox.Config{})
 		aid := newAnalysis(t, r.url, newProject(t, r.url), "")
 		startAnalysis(t, r.url, aid)
-		waitFor(t, "the InitializeAnalysis job to fail", func() bool { return workerStatus(t, r.url).Failed == 1 })
+		testenv.Eventually(t, time.Minute, "the InitializeAnalysis job to fail", func() bool { return workerStatus(t, r.url).Failed == 1 })
 		failed, err := sh.rdb.LRange(context.Background(), sh.key("failed"), 0, -1).Result()
 		if err != nil || len(failed) != 1 || !strings.Contains(failed[0], "failed 3 times") || !strings.Contains(failed[0], aid) {
 			t.Errorf("%s: %v %v, want one failure after 3 attempts", sh.key("failed"), failed, err)
@@ -282,11 +282,14 @@ func TestDeleteAnalysis(t *testing.T) {
 		for _, aid := range []string{uuid, named} {
 			uploadZip(t, base, aid, "seed.zip", orderedZip(t, []string{"a.txt"}, [][]byte{[]byte("A")}))
 			startAnalysis(t, base, aid)
+		}
+		waitIdle(t, []string{base})
+		// Data points made after the analysis ran: RunAnalysis did not delete their result files.
+		for _, aid := range []string{uuid, named} {
 			dp := sendJSON(t, "POST", base+"/analyses/"+aid+"/data_points.json", map[string]any{"data_point": map[string]any{"uuid": "dp-" + aid}}).obj()["_id"].(string)
 			ct, body := multipartFile(nil, "file[attachment]", "r.json", "application/json", []byte("{}"))
 			results[aid], _ = send(t, "POST", base+"/data_points/"+dp+"/upload_file.json", ct, body).obj()["id"].(string)
 		}
-		waitIdle(t, []string{base})
 		first.stop()
 		// A replica whose worker sleeps: what DELETE does at once, and what it leaves to a job.
 		r := sh.replica(t, mode, time.Hour, sandbox.Config{})

@@ -27,8 +27,9 @@ func (s *Server) perform(ctx context.Context, class string, args []any) error {
 // the seed zip (initAttempts attempts, then it raises and the job stays queued for good; the
 // initialize script the extraction may hold is not run). Its after_perform hook enqueues
 // RunAnalysis, which the sandbox stands in for at once: the job is marked started and the
-// analysis's run_flag set (AnalysisLibrary::Core.initialize_analysis_job); the sandbox runs no
-// simulations, so the job stays started.
+// analysis's run_flag set (AnalysisLibrary::Core.initialize_analysis_job), and its data points
+// still "na" are "simulated" (simulateDataPoints: their result files deleted, as the real
+// simulation worker does first); the sandbox runs no simulations, so the job stays started.
 func (s *Server) initializeAnalysis(ctx context.Context, args []any) error {
 	if len(args) < 3 {
 		return fmt.Errorf("ArgumentError: InitializeAnalysis takes analysis_type, analysis_id and job_id")
@@ -68,7 +69,7 @@ func (s *Server) initializeAnalysis(ctx context.Context, args []any) error {
 	if _, err := s.db.update("analyses", func(a record) error { a["run_flag"] = true; return nil }, id); err != nil && !errors.Is(err, errNoRecord) {
 		return err
 	}
-	return nil
+	return s.simulateDataPoints(id)
 }
 
 // deleteAnalysisDir is ResqueJobs::DeleteAnalysis: `FileUtils.rm_rf dir if Dir.exist? dir`.

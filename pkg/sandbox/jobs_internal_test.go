@@ -2,11 +2,14 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 // spyStore is the real local store, with a log of every state a job was moved to.
@@ -68,13 +71,8 @@ func TestRequeueWaitingForCapacity(t *testing.T) {
 	if !q.dispatchOnce() {
 		t.Fatal("nothing claimed")
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for !slices.Contains(spy.events(), JobRunning+"/submitted") {
-		if time.Now().After(deadline) {
-			t.Fatalf("job never ran: %v", spy.events())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, 10*time.Second, "the requeued job to run", func() bool { return slices.Contains(spy.events(), JobRunning+"/submitted") },
+		func() string { return fmt.Sprint(spy.events()) })
 	want := "dispatching submitting queued/waiting_for_capacity dispatching submitting running/submitted"
 	if got := strings.Join(spy.events(), " "); got != want {
 		t.Fatalf("states %q, want %q", got, want)

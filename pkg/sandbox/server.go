@@ -159,6 +159,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		s.getDataPoint(w, seg(1))
 	case is(http.MethodPost, "data_points", "*", "upload_file"):
 		s.uploadResult(w, r, seg(1))
+	case is(http.MethodDelete, "data_points", "*", "result_files"):
+		s.deleteResultFiles(w, seg(1))
 	case n > 0 && segs[0] == "v1":
 		s.jobAPI(w, r, segs)
 	case is(http.MethodGet, "healthz"):

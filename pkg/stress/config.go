@@ -51,8 +51,12 @@ type Config struct {
 	// AllowStart sends starts to targets that do not say they are the sandbox (a start launches
 	// simulations on a real server).
 	AllowStart bool
-	// SettleTimeout bounds the wait for the analyses' jobs and files after the load (0: no wait).
+	// SettleTimeout is the ceiling of the wait for the analyses' jobs and files after the load
+	// (0: no wait). The wait goes on while the jobs make progress, up to it.
 	SettleTimeout time.Duration
+	// SettleQuiet ends that wait once no job changed state and the files did not change for that
+	// long (0: profile.DefaultSettleQuiet, a minute).
+	SettleQuiet time.Duration
 	// WorkerWait bounds how long each held-back part of the openstudio load waits for the target's
 	// workers (0 holds nothing back).
 	WorkerWait time.Duration
@@ -148,8 +152,8 @@ func (c Config) Check() error {
 		return configErr("--analyses %d: must be 1 or more", c.Analyses)
 	case c.Poll < 0 || c.Poll > time.Minute:
 		return configErr("--poll %s: use a positive interval up to 1m", c.Poll)
-	case c.SettleTimeout < 0 || c.WorkerWait < 0:
-		return configErr("--settle-timeout and --worker-wait must be 0 or more")
+	case c.SettleTimeout < 0 || c.WorkerWait < 0 || c.SettleQuiet < 0:
+		return configErr("--settle-timeout, --settle-quiet and --worker-wait must be 0 or more")
 	case c.JobTimeout < 0:
 		return configErr("--job-timeout %s: must be above 0", c.JobTimeout)
 	case c.Grace < 0:

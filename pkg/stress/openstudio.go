@@ -45,19 +45,22 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 	dirs := func() []string { return detect.Dirs(&history.History{Header: r.hdr, Records: r.rec.records()}) }
 	settled := !partial
 	if !partial && cfg.SettleTimeout > 0 {
-		r.d.Observer.phase(PhaseSettle, fmt.Sprintf("waiting up to %s for the analyses' jobs to leave \"queued\" and the files to settle", cfg.SettleTimeout))
+		quiet := cfg.SettleQuiet
+		if quiet <= 0 {
+			quiet = profile.DefaultSettleQuiet
+		}
+		r.d.Observer.phase(PhaseSettle, fmt.Sprintf("waiting for the analyses' jobs to leave \"queued\" and the files to settle: while they make progress, up to %s; stopping after %s without progress",
+			cfg.SettleTimeout, quiet))
 		var fp func(context.Context) (string, error)
 		if fr, ok := r.d.State.(Fingerprinter); ok {
 			ds := dirs()
 			fp = func(ctx context.Context) (string, error) { return fr.Fingerprint(ctx, ds) }
 		}
-		sr := profile.SettleWith(ctx, cfg.SettleTimeout, time.Second, r.d.Now, r.fleet.JobCounts, fp)
-		settled, f.SettleWait = sr.Quiet, sr.Waited.Seconds()
-		if sr.Queued > 0 {
-			r.notice("%d of %d jobs were still queued after --settle-timeout %s: their extractions had not run or failed, and are not judged", sr.Queued, sr.Jobs, cfg.SettleTimeout)
-		}
+		sr := profile.SettleWith(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, r.d.Now, r.fleet.JobCounts, fp)
+		settled, f.SettleWait, f.SettleStopped = sr.Quiet, sr.Waited.Seconds(), sr.Stopped
+		r.notice("%s", settleNotice(sr, cfg.SettleTimeout, quiet))
 		if !sr.Quiet {
-			r.notice("the files were still changing after --settle-timeout %s", cfg.SettleTimeout)
+			r.notice("the files were still changing when the wait for them stopped (%s)", sr.Stopped)
 		}
 	}
 	r.d.Observer.phase(PhaseRead, "reading the records back and the state of the volume")
@@ -74,4 +77,20 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 		return nil, settled, fmt.Errorf("reading the state: %v", err)
 	}
 	return st, settled, nil
+}
+
+// settleNotice says how long the run waited for the target after the load, and why it stopped.
+func settleNotice(sr profile.SettleResult, ceiling, quiet time.Duration) string {
+	w := sr.Waited.Round(time.Second)
+	switch sr.Stopped {
+	case profile.SettleDone:
+		return fmt.Sprintf("settled after %s: no job of the run's %d was queued and the files had stopped changing", w, sr.Jobs)
+	case profile.SettleStalled:
+		return fmt.Sprintf("stopped waiting after %s: no job left \"queued\" and the files did not change for %s; %d of %d jobs stay queued (their extractions failed or never ran) and are not judged",
+			w, quiet, sr.Queued, sr.Jobs)
+	case profile.SettleCeiling:
+		return fmt.Sprintf("stopped waiting at the ceiling --settle-timeout %s while the jobs still made progress: %d of %d jobs were still queued and are not judged", ceiling, sr.Queued, sr.Jobs)
+	default:
+		return fmt.Sprintf("stopped waiting after %s (%s): %d of %d jobs were still queued and are not judged", w, sr.Stopped, sr.Queued, sr.Jobs)
+	}
 }

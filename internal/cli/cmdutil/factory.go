@@ -40,11 +40,14 @@ type Factory struct {
 
 // RedisFlags are the Redis connection flags shared by every command.
 type RedisFlags struct {
-	URLs         []string
-	CAFile       string
-	PasswordFile string
-	Secret       string // NAMESPACE/NAME:KEY
-	Service      string // NAME[:PORT], reached through a port-forward in -n NAMESPACE
+	URLs           []string
+	Clusters       []string // --redis-cluster: each a Redis Cluster, one lock instance
+	Sentinels      []string // --redis-sentinel: each the sentinels of one master
+	SentinelMaster string   // --redis-sentinel-master
+	CAFile         string
+	PasswordFile   string
+	Secret         string // NAMESPACE/NAME:KEY
+	Service        string // NAME[:PORT], reached through a port-forward in -n NAMESPACE
 }
 
 // New returns a Factory on the process's own streams.
@@ -56,8 +59,11 @@ func New(version string) *Factory {
 func (f *Factory) AddGlobalFlags(cmd *cobra.Command) {
 	pf := cmd.PersistentFlags()
 	pf.StringArrayVar(&f.Redis.URLs, "redis", nil, "Redis master URL, redis:// or rediss:// (repeatable: one per independent Redlock master; default $OSCTL_REDIS, comma-separated)")
-	pf.StringVar(&f.Redis.CAFile, "redis-ca", "", "PEM CA bundle that verifies rediss:// servers")
-	pf.StringVar(&f.Redis.PasswordFile, "redis-password-file", "", "file holding the Redis password (overrides the URL's)")
+	pf.StringArrayVar(&f.Redis.Clusters, "redis-cluster", nil, "Redis Cluster URL, redis://[user:pass@]host:port?addr=host2:port2&addr=... (rediss:// for TLS): one lock instance whose keys live on the shard owning their slot (repeatable; default $OSCTL_REDIS_CLUSTER)")
+	pf.StringArrayVar(&f.Redis.Sentinels, "redis-sentinel", nil, "Sentinel URL, redis://[user:pass@]sentinel:26379?addr=sentinel2:26379 (the userinfo is the sentinels'): one master found, and followed across failovers, through Sentinel (repeatable; default $OSCTL_REDIS_SENTINEL)")
+	pf.StringVar(&f.Redis.SentinelMaster, "redis-sentinel-master", "", "the master's name the sentinels monitor, for --redis-sentinel URLs without master_name= (default $OSCTL_REDIS_SENTINEL_MASTER)")
+	pf.StringVar(&f.Redis.CAFile, "redis-ca", "", "PEM CA bundle that verifies rediss:// servers (masters, cluster nodes, sentinels)")
+	pf.StringVar(&f.Redis.PasswordFile, "redis-password-file", "", "file holding the Redis password (overrides the URL's; for --redis-sentinel, the master's)")
 	pf.StringVar(&f.Redis.Secret, "redis-secret", "", "Kubernetes Secret key holding the Redis password, NAMESPACE/NAME:KEY")
 	pf.StringVar(&f.Redis.Service, "redis-service", "", "reach an in-cluster Redis Service NAME[:PORT] through a built-in port-forward (namespace from -n; the chart's is queue:6379)")
 	pf.StringVar(&f.KubeFlags.Kubeconfig, "kubeconfig", "", "path to the kubeconfig file (default $KUBECONFIG or ~/.kube/config)")
@@ -77,12 +83,31 @@ func (f *Factory) KubeConfigured() bool {
 }
 
 // RedisURLs returns the --redis URLs, else those of $OSCTL_REDIS.
-func (f *Factory) RedisURLs() []string {
-	if len(f.Redis.URLs) > 0 {
-		return f.Redis.URLs
+func (f *Factory) RedisURLs() []string { return flagOrEnv(f.Redis.URLs, "OSCTL_REDIS") }
+
+// RedisClusters returns the --redis-cluster URLs, else those of $OSCTL_REDIS_CLUSTER
+// (comma-separated, like $OSCTL_REDIS: a cluster URL separates its addr= with &).
+func (f *Factory) RedisClusters() []string {
+	return flagOrEnv(f.Redis.Clusters, "OSCTL_REDIS_CLUSTER")
+}
+
+// RedisSentinels returns the --redis-sentinel URLs, else those of $OSCTL_REDIS_SENTINEL.
+func (f *Factory) RedisSentinels() []string {
+	return flagOrEnv(f.Redis.Sentinels, "OSCTL_REDIS_SENTINEL")
+}
+
+// RedisGiven reports whether any Redis connection was asked for (a flag or its variable).
+func (f *Factory) RedisGiven() bool {
+	return len(f.RedisURLs())+len(f.RedisClusters())+len(f.RedisSentinels()) > 0 || f.Redis.Service != ""
+}
+
+// flagOrEnv returns the flag's values, else the comma-separated values of the variable.
+func flagOrEnv(flag []string, env string) []string {
+	if len(flag) > 0 {
+		return flag
 	}
 	var out []string
-	for _, u := range strings.Split(os.Getenv("OSCTL_REDIS"), ",") {
+	for _, u := range strings.Split(os.Getenv(env), ",") {
 		if u = strings.TrimSpace(u); u != "" {
 			out = append(out, u)
 		}
@@ -93,14 +118,21 @@ func (f *Factory) RedisURLs() []string {
 // RedisMasters connects to every Redis master (without pinging). The returned closer closes the
 // clients and any port-forward; call it when done.
 func (f *Factory) RedisMasters(ctx context.Context) ([]redisconn.Master, func(), error) {
-	cfg := redisconn.Config{URLs: f.RedisURLs(), CAFile: f.Redis.CAFile}
+	cfg := redisconn.Config{URLs: f.RedisURLs(), Clusters: f.RedisClusters(), Sentinels: f.RedisSentinels(),
+		SentinelMaster: f.Redis.SentinelMaster, CAFile: f.Redis.CAFile}
+	if cfg.SentinelMaster == "" {
+		cfg.SentinelMaster = os.Getenv("OSCTL_REDIS_SENTINEL_MASTER")
+	}
 	var closers []func()
 	closeAll := func() {
 		for i := len(closers) - 1; i >= 0; i-- {
 			closers[i]()
 		}
 	}
-	for _, u := range cfg.URLs {
+	if f.Redis.SentinelMaster != "" && len(cfg.Sentinels) == 0 {
+		return nil, closeAll, Usage("--redis-sentinel-master names the master of a --redis-sentinel URL: give the sentinels with --redis-sentinel")
+	}
+	for _, u := range append(append(append([]string{}, cfg.URLs...), cfg.Clusters...), cfg.Sentinels...) {
 		if p, err := url.Parse(u); err == nil && p.User != nil {
 			if pw, ok := p.User.Password(); ok {
 				f.Secrets.Add(pw)
@@ -133,6 +165,9 @@ func (f *Factory) RedisMasters(ctx context.Context) ([]redisconn.Master, func(),
 		}
 		cfg.Password = pw
 		f.Secrets.Add(pw)
+	}
+	if f.Redis.Service != "" && len(cfg.Clusters)+len(cfg.Sentinels) > 0 {
+		return nil, closeAll, Usage("--redis-service reaches one standalone master through a port-forward; a cluster's nodes and Sentinel's master are reached at the addresses they announce: run osctl where those resolve (a pod in the cluster)")
 	}
 	if f.Redis.Service != "" {
 		name, portS, _ := strings.Cut(f.Redis.Service, ":")
@@ -167,8 +202,8 @@ func (f *Factory) RedisMasters(ctx context.Context) ([]redisconn.Master, func(),
 			return nil, closeAll, Usage("--redis-service reaches one master: give at most one --redis URL with it (for its user, password, db)")
 		}
 	}
-	if len(cfg.URLs) == 0 {
-		return nil, closeAll, Usage("no Redis master given: pass --redis URL (repeatable), set OSCTL_REDIS=url1,url2, or use --redis-service queue -n NAMESPACE")
+	if len(cfg.URLs)+len(cfg.Clusters)+len(cfg.Sentinels) == 0 {
+		return nil, closeAll, Usage("no Redis master given: pass --redis URL (repeatable), --redis-cluster URL, --redis-sentinel URL with --redis-sentinel-master NAME, set OSCTL_REDIS=url1,url2, or use --redis-service queue -n NAMESPACE")
 	}
 	ms, err := redisconn.Connect(cfg)
 	if err != nil {

@@ -2,6 +2,7 @@ package cmdutil
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -131,5 +132,66 @@ func TestRedisFlagsValidation(t *testing.T) {
 	c()
 	if err == nil || !strings.Contains(err.Error(), "given twice") {
 		t.Fatalf("duplicate master error = %v", err)
+	}
+}
+
+// TestClusterAndSentinelFlags: the topology flags and their variables reach redisconn (no I/O
+// yet), the password flags override the cluster's and the Sentinel master's, and combinations
+// that cannot work are usage errors.
+func TestClusterAndSentinelFlags(t *testing.T) {
+	ctx := context.Background()
+	for _, v := range []string{"OSCTL_REDIS", "OSCTL_REDIS_CLUSTER", "OSCTL_REDIS_SENTINEL", "OSCTL_REDIS_SENTINEL_MASTER"} {
+		t.Setenv(v, "")
+	}
+	pwFile := t.TempDir() + "/pw"
+	if err := os.WriteFile(pwFile, []byte("from-the-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("OSCTL_REDIS_CLUSTER", "redis://:url-pw@10.0.0.1:6379?addr=10.0.0.2:6379")
+	t.Setenv("OSCTL_REDIS_SENTINEL", "redis://:sentinel-pw@10.0.1.1:26379?addr=10.0.1.2:26379")
+	t.Setenv("OSCTL_REDIS_SENTINEL_MASTER", "mymaster")
+	f := newTestFactory()
+	f.Redis.PasswordFile = pwFile
+	if !f.RedisGiven() {
+		t.Fatal("RedisGiven is false with a cluster and Sentinel in the environment")
+	}
+	ms, closer, err := f.RedisMasters(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closer()
+	if len(ms) != 2 || ms[0].KindOf() != redisconn.Cluster || ms[1].KindOf() != redisconn.Sentinel || ms[1].Addr != "mymaster" {
+		t.Fatalf("masters %+v", ms)
+	}
+	if got := f.Secrets.String("url-pw sentinel-pw from-the-file"); strings.Count(got, "xxxxx") != 3 {
+		t.Errorf("secrets not all known: %q", got)
+	}
+	for _, m := range ms {
+		if strings.Contains(m.Name, "pw") {
+			t.Errorf("name %q shows a password", m.Name)
+		}
+	}
+
+	for _, c := range []struct {
+		set  func(*Factory)
+		want string
+	}{
+		{func(f *Factory) {
+			f.Redis.Sentinels = nil
+			f.Redis.SentinelMaster = "m"
+			t.Setenv("OSCTL_REDIS_SENTINEL", "")
+		}, "give the sentinels"},
+		{func(f *Factory) { f.Redis.Service = "queue" }, "--redis-service reaches one standalone master"},
+		{func(f *Factory) { f.Redis.Clusters = []string{"redis://h:1?master_name=x"} }, "unexpected option"},
+	} {
+		t.Setenv("OSCTL_REDIS_SENTINEL", "redis://10.0.1.1:26379")
+		f := newTestFactory()
+		c.set(f)
+		_, closer, err := f.RedisMasters(ctx)
+		closer()
+		var ue *UsageError
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.As(err, &ue) {
+			t.Errorf("want a usage error with %q, got %v", c.want, err)
+		}
 	}
 }

@@ -78,17 +78,18 @@ func unknownSubcommand(c *cobra.Command, args []string) error {
 
 // RunE is the RunE of every osctl command: prepare (nil: nothing to prepare) turns the
 // arguments into opts and validates them, without I/O; then runF runs when a test gave one
-// (to check flag parsing alone), else run.
+// (to check flag parsing alone), else run. A library's *setting.Error in what they return reads
+// with the command's flags (RenderSetting).
 func RunE[O any](opts *O, prepare func(cmd *cobra.Command, args []string) error, runF, run func(context.Context, *O) error) func(*cobra.Command, []string) error {
 	return func(cmd *cobra.Command, args []string) error {
 		if prepare != nil {
 			if err := prepare(cmd, args); err != nil {
-				return err
+				return RenderSetting(cmd, err)
 			}
 		}
 		if runF != nil {
-			return runF(cmd.Context(), opts)
+			return RenderSetting(cmd, runF(cmd.Context(), opts))
 		}
-		return run(cmd.Context(), opts)
+		return RenderSetting(cmd, run(cmd.Context(), opts))
 	}
 }

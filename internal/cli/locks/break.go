@@ -132,6 +132,14 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 		records = append(records, ops.AuditRecord{Who: opts.Who(), When: f.Now().UTC(), Key: v.Key, Value: v.Value,
 			Rule: v.Verdict.Rule, Reason: reason, Outcome: ops.OutcomeRefused, DryRun: opts.DryRun})
 	}
+	b := ops.NewBreaker(masters, ops.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
+		Who: opts.Who(), Explain: explain, Now: f.Now})
+	if len(plan) > 0 {
+		// A user that may not run the break script learns it before anything is asked or done.
+		if err := b.Check(ctx, plan[0].Key); err != nil {
+			return fmt.Errorf("cannot break: %w (nothing was changed)", err)
+		}
+	}
 	if len(plan) > 0 && !opts.DryRun {
 		fmt.Fprintf(f.IO.ErrOut, "About to break %d lock(s) on %d master(s):\n", len(plan), len(masters))
 		for _, v := range plan {
@@ -141,8 +149,6 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 			return err
 		}
 	}
-	b := ops.NewBreaker(masters, ops.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
-		Who: opts.Who(), Explain: explain, Now: f.Now})
 	for _, v := range plan {
 		rec, err := b.Break(ctx, v)
 		if err != nil {
@@ -200,6 +206,9 @@ func printBreaks(f Env, format output.Format, records []ops.AuditRecord) error {
 			res := make([]string, len(r.Results))
 			for i, m := range r.Results {
 				res[i] = m.Master + "=" + m.Result
+				if m.Node != "" {
+					res[i] = m.Master + " (" + m.Node + ")=" + m.Result
+				}
 			}
 			cell := strings.Join(res, ",")
 			if cell == "" {
@@ -231,7 +240,9 @@ func breakSummary(f Env, records []ops.AuditRecord, nothingAsked bool) error {
 			}
 		}
 		for _, m := range r.Results {
-			if m.Result == ops.ResultDeleted {
+			if m.Result == ops.ResultDeleted && m.Node != "" {
+				fmt.Fprintf(f.IO.ErrOut, "deleted %s = %s on %s (node %s)\n", escape(r.Key), escape(r.Value), m.Master, m.Node)
+			} else if m.Result == ops.ResultDeleted {
 				fmt.Fprintf(f.IO.ErrOut, "deleted %s = %s on %s\n", escape(r.Key), escape(r.Value), m.Master)
 			}
 		}

@@ -55,11 +55,14 @@ redsync, osctl, unknown) and a verdict:
   not-a-lock  a matching key that is not a string (hash, list...) or that osctl owns
 
 The TTL column lists the TTL on each master in --redis order: "-" absent, "none" no TTL,
-"down" unreachable. Exit 1 when a stale lock is shown or a master could not be read; exit 2
+"down" unreachable. A Redis Cluster (--redis-cluster) is one master: every primary shard is
+scanned and the NODE column names the shard each key lives on; for a master found through
+Sentinel (--redis-sentinel) NODE is the master the sentinels name, host:port. Exit 1 when a stale lock is shown or a master could not be read; exit 2
 when no master answers.`,
 		Example: `  osctl locks inspect --redis redis://:PASS@10.0.0.5:6379
   osctl locks inspect --stale -o json
   osctl locks inspect --pattern 'redlock:abc*' --watch 5s
+  osctl locks inspect --redis-cluster 'rediss://osctl:PASS@10.0.0.5:6379?addr=10.0.0.6:6379' --redis-ca ca.pem
   OSCTL_REDIS=redis://r1:6379,redis://r2:6379,redis://r3:6379 osctl locks inspect -o jsonl > locks.jsonl`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
@@ -162,6 +165,9 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		return err
 	}
 	warnDown(f, sum, "showing the other masters")
+	if opts.Format.IsTable() {
+		noteTopology(f, sum)
+	}
 	for _, w := range sum.Warnings {
 		warn(f, "%s", w)
 	}
@@ -170,7 +176,7 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 		if rep.Locks == nil {
 			rep.Locks = []ops.View{}
 		}
-		if err := output.Print(f.IO.Out, opts.Format, rep, func(w io.Writer) error { return inspectTable(w, views) }); err != nil {
+		if err := output.Print(f.IO.Out, opts.Format, rep, func(w io.Writer) error { return inspectTable(w, views, hasNodes(sum)) }); err != nil {
 			return err
 		}
 		if opts.Format.IsTable() && len(views) == 0 {
@@ -191,15 +197,26 @@ func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	return nil
 }
 
-func inspectTable(w io.Writer, views []ops.View) error {
+// inspectTable prints one row per key; withNodes adds the NODE column (the shard, or the master
+// Sentinel named, each key was read on, per master) when a master is a cluster or Sentinel's.
+func inspectTable(w io.Writer, views []ops.View, withNodes bool) error {
 	if len(views) == 0 {
 		return nil
 	}
-	t := output.NewTable(w, "KEY", "VERDICT", "HELD", "TTL", "FLAVOUR", "VALUE", "REASON")
+	head := []string{"KEY", "VERDICT", "HELD", "TTL", "FLAVOUR", "VALUE", "REASON"}
+	if withNodes {
+		head = []string{"KEY", "VERDICT", "HELD", "TTL", "NODE", "FLAVOUR", "VALUE", "REASON"}
+	}
+	t := output.NewTable(w, head...)
 	for _, v := range views {
 		ttls := make([]string, len(v.Holdings))
+		nodes := make([]string, len(v.Holdings))
 		for i, h := range v.Holdings {
 			ttls[i] = ttlCell(h)
+			nodes[i] = h.Node
+			if nodes[i] == "" {
+				nodes[i] = "-"
+			}
 		}
 		flavour, value := string(v.Flavour), escape(v.Value)
 		if v.Type != "string" {
@@ -208,8 +225,11 @@ func inspectTable(w io.Writer, views []ops.View) error {
 		if flavour == "" {
 			flavour = "-"
 		}
-		if err := t.Append([]any{escape(v.Key), string(v.Verdict.Status), fmt.Sprintf("%d/%d", v.Held, v.Masters),
-			strings.Join(ttls, ","), flavour, value, v.Verdict.Reason}); err != nil {
+		row := []any{escape(v.Key), string(v.Verdict.Status), fmt.Sprintf("%d/%d", v.Held, v.Masters), strings.Join(ttls, ",")}
+		if withNodes {
+			row = append(row, strings.Join(nodes, ","))
+		}
+		if err := t.Append(append(row, flavour, value, v.Verdict.Reason)...); err != nil {
 			return err
 		}
 	}

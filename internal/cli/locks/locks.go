@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/user"
 	"strconv"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -143,12 +144,49 @@ func (f Env) inspectOptions(pods func() (ops.PodChecker, string), o ops.Options)
 	return o
 }
 
-// warnDown warns about each master an inspection could not read, saying what the command does
-// instead.
+// hasNodes reports whether a master of the inspection is a cluster or Sentinel-managed: its
+// keys are read on nodes worth naming.
+func hasNodes(sum ops.Summary) bool {
+	for _, m := range sum.Masters {
+		if m.Kind == redisconn.Cluster || m.Kind == redisconn.Sentinel {
+			return true
+		}
+	}
+	return false
+}
+
+// noteTopology says on stderr which servers a cluster's or Sentinel's master was read on: the
+// primary shards, or the master the sentinels named (host:port), which changes at failover.
+func noteTopology(f Env, sum ops.Summary) {
+	for _, m := range sum.Masters {
+		if m.Error != "" || len(m.Nodes) == 0 {
+			continue
+		}
+		addrs := make([]string, len(m.Nodes))
+		for i, n := range m.Nodes {
+			addrs[i] = n.Addr
+		}
+		switch m.Kind {
+		case redisconn.Cluster:
+			fmt.Fprintf(f.IO.ErrOut, "%s: Redis Cluster, read on its %d primary shard(s) %s\n", f.Secrets.String(m.Name), len(addrs), strings.Join(addrs, ", "))
+		case redisconn.Sentinel:
+			fmt.Fprintf(f.IO.ErrOut, "%s: read on master %s, the one the sentinels name now\n", f.Secrets.String(m.Name), addrs[0])
+		}
+	}
+}
+
+// warnDown warns about each master an inspection could not read, and each shard of a cluster
+// that did not answer, saying what the command does instead.
 func warnDown(f Env, sum ops.Summary, instead string) {
 	for _, m := range sum.Masters {
 		if m.Error != "" {
 			warn(f, "%s (%s)", m.Error, instead)
+			continue
+		}
+		for _, n := range m.Nodes {
+			if n.Error != "" {
+				warn(f, "%s (its keys are not shown; %s)", n.Error, instead)
+			}
 		}
 	}
 }

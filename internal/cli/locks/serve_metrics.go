@@ -45,8 +45,11 @@ scan's result, and one within --min-interval of the last scan gets its result), 
   osctl_lock_stale_age_seconds{pattern}  the same for the oldest stale lock of each key pattern
                                          (redlock:*:analysis_zip: no label per key)
   osctl_lock_top_age_seconds{rank,key,...}  the --top N oldest locks by key (off by default)
-  osctl_redis_up{master}                 1 when the master (host:port) answered, else 0
-  osctl_redis_rtt_seconds{master}        the round trip of a PING
+  osctl_redis_up{master,node}            1 when the server answered, else 0: master is host:port (a
+                                         cluster's first seed, Sentinel's master name), node each
+                                         primary shard of a cluster, or the master the sentinels
+                                         name now (it follows a failover without a restart)
+  osctl_redis_rtt_seconds{master,node}   the round trip of a PING
   osctl_audit_stream_length{master}      entries in the audit stream osctl:audit
   osctl_lock_scan_duration_seconds, osctl_lock_scan_success, osctl_lock_scans_total, ...
 
@@ -54,6 +57,7 @@ Ages count from when this process first saw a key hold its value. A master that 
 answer, at start or later, is osctl_redis_up 0: the endpoint keeps answering. It runs until
 Ctrl-C; it exits 2 only for bad flags or an address it cannot listen on.`,
 		Example: `  osctl locks serve-metrics --listen :9464 --redis redis://:PASS@10.0.0.5:6379
+  osctl locks serve-metrics --redis-sentinel 'redis://:PASS@sentinel-0:26379?addr=sentinel-1:26379' --redis-sentinel-master mymaster
   OSCTL_REDIS=redis://r1:6379,redis://r2:6379,redis://r3:6379 osctl locks serve-metrics --top 5`,
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(opts, func(*cobra.Command, []string) error { return opts.validate() }, runF, serveMetricsRun),

@@ -234,7 +234,7 @@ func TestServeMetricsScrapedByPrometheus(t *testing.T) {
 	if v := prom.Query(t, "osctl_redis_up == 1"); len(v) != 2 {
 		t.Fatalf("masters up after one stopped: %v", v)
 	}
-	if text := s.scrape(t); !strings.Contains(text, fmt.Sprintf(`osctl_redis_up{master=%q} 0`, down)) || !strings.Contains(text, "osctl_lock_scan_success 1") {
+	if text := s.scrape(t); !strings.Contains(text, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q} 0`, down, down)) || !strings.Contains(text, "osctl_lock_scan_success 1") {
 		t.Fatalf("scrape after a master stopped:\n%s", text)
 	}
 	testenv.WaitFor(t, 30*time.Second, "the master-down alert to be pending", func() (bool, error) {
@@ -323,7 +323,7 @@ func TestServeMetricsMasterDownAtStart(t *testing.T) {
 	r.Kill()
 	s := serveMetrics(t, "--redis", r.URL(), "--min-interval", "0")
 	text := s.scrape(t)
-	for _, want := range []string{fmt.Sprintf(`osctl_redis_up{master=%q} 0`, addr), "osctl_lock_scan_success 0", "osctl_lock_scans_total 1"} {
+	for _, want := range []string{fmt.Sprintf(`osctl_redis_up{master=%q,node=%q} 0`, addr, addr), "osctl_lock_scan_success 0", "osctl_lock_scans_total 1"} {
 		if !strings.Contains(text, want) {
 			t.Fatalf("scrape lacks %q:\n%s", want, text)
 		}
@@ -333,7 +333,7 @@ func TestServeMetricsMasterDownAtStart(t *testing.T) {
 	}
 	r.Restart()
 	testenv.WaitFor(t, 30*time.Second, "the master to be up again", func() (bool, error) {
-		return strings.Contains(s.scrape(t), fmt.Sprintf(`osctl_redis_up{master=%q} 1`, addr)), nil
+		return strings.Contains(s.scrape(t), fmt.Sprintf(`osctl_redis_up{master=%q,node=%q} 1`, addr, addr)), nil
 	})
 	if code := s.stop(t); code != 0 || strings.Contains(s.stderr.String(), "hunter2") {
 		t.Fatalf("exit %d after SIGINT:\n%s", code, s.stderr.String())

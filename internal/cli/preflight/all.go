@@ -92,7 +92,7 @@ func allRun(ctx context.Context, o *AllOptions) error {
 	}
 
 	// Redis.
-	if len(f.RedisURLs()) > 0 || f.Redis.Service != "" {
+	if f.RedisGiven() {
 		rd := o.Redis
 		rd.IO, rd.Common, rd.Masters = o.IO, o.Common, f.RedisMasters
 		if rs, err := redisResults(ctx, &rd); err != nil {
@@ -101,7 +101,7 @@ func allRun(ctx context.Context, o *AllOptions) error {
 			r.add("redis", preflight.ApplyIgnores(rs, o.Common.Config, nil))
 		}
 	} else {
-		skip("redis", "no --redis URL, $OSCTL_REDIS or --redis-service given")
+		skip("redis", "no --redis, --redis-cluster or --redis-sentinel URL, $OSCTL_REDIS or --redis-service given")
 	}
 	if len(r.Results) == 0 && len(r.Errors) == 0 {
 		fmt.Fprintln(o.IO.ErrOut, "no check had input: pass -f/--values, --mountinfo, --redis, or a kubeconfig")

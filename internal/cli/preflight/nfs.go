@@ -87,6 +87,7 @@ Exit 1 on any FAIL, 2 when it could not run (a malformed mountinfo names the fil
 	cmd.Flags().StringVar(&opts.Container, "container", "", "the container of the --probe-pods pods (default: the one that mounts the volume holding --path)")
 	cmd.MarkFlagsMutuallyExclusive("probe", "probe-pods")
 	cmd.Flags().DurationVar(&opts.ProbeTimeout, "probe-timeout", 10*time.Second, "how long the probe polls a stale reader for the fresh state")
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 

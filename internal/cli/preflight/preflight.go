@@ -8,6 +8,10 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 )
 
+// settings names the flags that set the preflight libraries' settings, for their
+// *setting.Error messages.
+var settings = cmdutil.Settings{"Workload": "--workload", "ProbePods": "--probe-pods", "Container": "--container", "Path": "--path"}
+
 // NewCmdPreflight builds `osctl preflight` and its subcommands.
 func NewCmdPreflight(f *cmdutil.Factory) *cobra.Command {
 	common := &Common{}
@@ -35,6 +39,7 @@ osctl.io/ignore: "rule-id[,rule-id]", or everywhere with --config FILE (ignore: 
 			return allRun(cmd.Context(), all)
 		},
 	}
+	cmdutil.NameSettings(cmd, settings)
 	pf := cmd.PersistentFlags()
 	pf.VarP(&common.Format, "output", "o", "output format: table|json|yaml")
 	pf.StringVar(&common.JUnit, "junit", "", "also write the results as JUnit XML to FILE")

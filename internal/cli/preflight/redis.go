@@ -29,19 +29,26 @@ func NewCmdRedis(f *cmdutil.Factory, common *Common, runF func(context.Context, 
 	cmd := &cobra.Command{
 		Use:   "redis",
 		Short: "Check the Redis masters Redlock depends on: eviction, persistence, failover, latency, clocks",
-		Long: `Check every Redis master given with --redis (repeatable), $OSCTL_REDIS or --redis-service:
+		Long: `Check every Redis master given with --redis (repeatable), $OSCTL_REDIS or --redis-service, every
+primary shard of a --redis-cluster, and the master the sentinels of a --redis-sentinel name now:
   redis.reachable          every master answers (an unreachable one is a FAIL)
+  redis.topology           standalone, Sentinel with N replicas, cluster with N shards, managed (CONFIG or
+                           INFO refused); Sentinel WARNs that a lock can be lost at failover, with the mitigations
+  redis.permissions        the ACL user may run EVAL, SCAN and GET on redlock:* (FAIL naming what it may not)
   redis.maxmemory-policy   with maxmemory set only noeviction is safe (volatile-* evicts lock keys: FAIL)
   redis.persistence        appendonly/appendfsync, for Redlock restarts and fencing counters (WARN when missing)
   redis.masters            one master (a single point of failure) or an even number: WARN
   redis.replication        replicated masters, Redis Cluster or Sentinel (failover can lose a lock): WARN
   redis.rtt                round-trip time against the lock TTL (--lock-ttl)
   redis.clock              the server clock's rate and jumps over --clock-interval, against the local monotonic clock
-Managed Redis that blocks CONFIG gives unknown for what only CONFIG can tell, with the reason
-(maxmemory-policy is then read from INFO).`,
+Managed Redis that blocks CONFIG or INFO gives unknown for what only they can tell, with the
+reason (maxmemory-policy is then read from INFO). docs/migration/redis-cluster.md,
+redis-sentinel.md and redis-managed.md walk through each topology.`,
 		Example: `  osctl preflight redis --redis redis://127.0.0.1:6379
   osctl preflight redis --redis redis://a:6379 --redis redis://b:6379 --redis redis://c:6379 --lock-ttl 10s
-  osctl preflight redis -n openstudio --redis-service queue -o json`,
+  osctl preflight redis -n openstudio --redis-service queue -o json
+  osctl preflight redis --redis-cluster 'rediss://osctl:PASS@clustercfg.example.cache.amazonaws.com:6379'
+  osctl preflight redis --redis-sentinel 'redis://:PASS@redis-node-0.redis-headless:26379?addr=redis-node-1.redis-headless:26379' --redis-sentinel-master mymaster`,
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			if err := opts.validate(); err != nil {

@@ -72,7 +72,7 @@ func TestKill9ThenResume(t *testing.T) {
 		})
 		// Without the gate command, or with another one: refused, nothing changed.
 		code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s")
-		if code != 2 || !strings.Contains(errOut, "pass the same --gate-cmd again") {
+		if code != 2 || !strings.Contains(errOut, "--gate-cmd: the rollout's gate held a credential and the journal keeps it masked") {
 			t.Fatalf("resume without --gate-cmd: exit %d\n%s", code, errOut)
 		}
 		code, _, errOut = osctl(t, k.Kubeconfig, w.NS, 30*time.Second, "--redis", rd.URL(), "rollout", "resume", "--hpa", "web", "--yes", "--lease-duration", "3s", "--gate-cmd", "false --token=s3cr3t-gate-token")
@@ -118,7 +118,7 @@ func TestKill9ThenUndo(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("undo --force: exit %d\n%s\n%s", code, out, errOut)
 	}
-	mustContain(t, "undo", out+errOut, "undone: HPA range restored to 1-1", "WARNING: --force")
+	mustContain(t, "undo", out+errOut, "undone: HPA range restored to 1-1", "WARNING: forced: took over the live Lease")
 	if min, max, _ := w.HPA(t); min != 1 || max != 1 {
 		t.Fatalf("HPA %d-%d after undo, want 1-1", min, max)
 	}

@@ -43,7 +43,7 @@ func TestRunHappyPath(t *testing.T) {
 	}
 	mustContain(t, "stdout", out, "rollout completed: HPA range 2-4", "passed", "completed")
 	mustContain(t, "stderr", errOut, "step 3/3 passed", "nfs PASS", "locks PASS", "pods PASS", "http PASS",
-		"the next helm upgrade resets", "--set web_hpa.maxReplicas=4 --set web_hpa.minReplicas=2", "rollout.report.verdict")
+		"the next helm upgrade resets", "persist the final range in the release values (web_hpa.maxReplicas=4, web_hpa.minReplicas=2)", "rollout.report.verdict")
 	if min, max, _ := w.HPA(t); min != 2 || max != 4 {
 		t.Fatalf("HPA %d-%d, want 2-4", min, max)
 	}

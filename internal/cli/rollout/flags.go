@@ -88,7 +88,7 @@ func addPlanFlags(cmd *cobra.Command, p *PlanFlags) {
 func (p PlanFlags) plan(cmd *cobra.Command) (rollout.Plan, error) {
 	steps, err := rollout.ParseSteps(p.Steps)
 	if err != nil {
-		return rollout.Plan{}, cmdutil.Usage("%v", err)
+		return rollout.Plan{}, &cmdutil.UsageError{Err: err}
 	}
 	gc, err := p.Gates.gateConfig()
 	if err != nil {
@@ -109,7 +109,7 @@ func (p PlanFlags) plan(cmd *cobra.Command) (rollout.Plan, error) {
 		pl.Final = &fr
 	}
 	if err := pl.Validate(); err != nil {
-		return rollout.Plan{}, cmdutil.Usage("%v", err)
+		return rollout.Plan{}, &cmdutil.UsageError{Err: err}
 	}
 	return pl, nil
 }

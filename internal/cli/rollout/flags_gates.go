@@ -74,7 +74,7 @@ func (g GateFlags) gateConfig() (rollout.GateConfig, error) {
 	// The journal keeps the files' absolute paths: resume may run in another directory.
 	c.Prom = rollout.PromGates{Queries: p.Queries, URL: p.URL, CAFile: absPath(p.CAFile), BearerFile: absPath(p.BearerFile), NoData: p.NoData}
 	if err := c.Prom.Validate(); err != nil {
-		return c, cmdutil.Usage("%v", err)
+		return c, &cmdutil.UsageError{Err: err}
 	}
 	if len(p.Queries) == 0 || p.NoData == rollout.NoDataFail {
 		c.Prom.NoData = "" // the default, recorded as nothing

@@ -38,6 +38,7 @@ nothing.`,
 	}
 	addTargetFlags(cmd, &opts.TargetFlags)
 	addPlanFlags(cmd, &opts.Plan)
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 

@@ -109,7 +109,7 @@ func TestPromGate(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
 		}
-		mustContain(t, "stderr", errOut, "step 2/2 passed", "prom-1 PASS", "prom-2 WARN", "returned no data (passes: --gate-prom-no-data pass)", `"`+errorRateOK+`" returned {instance=`)
+		mustContain(t, "stderr", errOut, "step 2/2 passed", "prom-1 PASS", "prom-2 WARN", "returned no data (passes: no data is set to pass)", `"`+errorRateOK+`" returned {instance=`)
 		_, _, ann := w.HPA(t)
 		for what, s := range map[string]string{"journal": ann[rollout.AnnotationJournal], "stdout": out, "stderr": errOut} {
 			if strings.Contains(s, "hunter2") {

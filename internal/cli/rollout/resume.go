@@ -43,6 +43,7 @@ password=, a bearer token) is kept masked in the journal: pass the same flag aga
 	cmd.Flags().StringVar(&opts.Again.Cmd, "gate-cmd", "", "the rollout's --gate-cmd again, when it held a credential (the journal keeps it masked)")
 	addPrometheusFlag(cmd, &opts.Again.Prometheus, "the rollout's --prometheus again, when its URL held a password (the journal keeps it masked)")
 	addChangeFlags(cmd, &opts.ChangeFlags, "a rollback", "take over the rollout even while another osctl holds its Lease (loudly)")
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 
@@ -61,12 +62,12 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err := rollout.CheckPermissions(ctx, s.kube.Clientset, r.Namespace, rollout.RequiredPermissions(r.Namespace, *needsFor(j.Plan.Gates, true))); err != nil {
 		return err
 	}
-	if err := s.held(o.Lease.Force); err != nil {
-		return err
+	if err := s.target.Held("", o.Lease.Force); err != nil {
+		return forceHint(err)
 	}
 	gc, err := j.Plan.Gates.Given(o.Again)
 	if err != nil {
-		return cmdutil.Usage("%v", err)
+		return &cmdutil.UsageError{Err: err}
 	}
 	env, closeEnv := checks(f, s.kube, r.Namespace, t)
 	defer closeEnv()

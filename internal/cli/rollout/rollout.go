@@ -8,6 +8,16 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 )
 
+// settings names the flags that set pkg/rollout's settings, for its *setting.Error messages.
+var settings = cmdutil.Settings{
+	"Steps": "--steps", "Final": "--final-min/--final-max", "StepTimeout": "--step-timeout", "Hold": "--hold",
+	"GateInterval": "--gate-interval", "RollbackTo": "--rollback-to", "Force": "--force", "HPA": "--hpa",
+	"StressReport": "--stress-report",
+	"Prom.Queries": "--gate-prom", "Prom.URL": "--prometheus", "Prom.CAFile": "--prometheus-ca",
+	"Prom.BearerFile": "--prometheus-bearer-file", "Prom.NoData": "--gate-prom-no-data",
+	"Again.HTTP": "--gate-http", "Again.Cmd": "--gate-cmd", "Again.Prometheus": "--prometheus",
+}
+
 // NewCmdRollout builds `osctl rollout` and its subcommands.
 func NewCmdRollout(f *cmdutil.Factory) *cobra.Command {
 	cmd := &cobra.Command{

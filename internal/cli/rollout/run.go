@@ -64,6 +64,7 @@ A rollback that cannot complete exits 2 and leaves the journal for osctl rollout
 	addGateTimeoutFlag(cmd, &opts.GateTimeout)
 	addDryRunFlag(cmd, &opts.DryRun)
 	addChangeFlags(cmd, &opts.ChangeFlags, "a rollback", "take over the rollout Lease even while another osctl holds it (loudly)")
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 
@@ -90,8 +91,8 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	r, t := s.runner, s.target
 	view := rollout.Layout(t, p)
 	errOut := f.IO.ErrOut
-	if t.Lease != nil && t.Lease.Live && !o.Lease.Force {
-		return &rollout.HeldError{Namespace: r.Namespace, HPA: r.HPA, Lease: *t.Lease}
+	if err := t.Held("", o.Lease.Force); err != nil {
+		return forceHint(err)
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return &rollout.ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
@@ -117,7 +118,6 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if err != nil {
 		return err
 	}
-	p.Gates = p.Gates.Masked() // the journal, readable by anyone who can read the HPA, keeps no credential
 	q := fmt.Sprintf("Start the rollout of HPA %s/%s (%s -> steps %s -> final %s)?", r.Namespace, r.HPA, rng(view.Current), joinSteps(p.Steps), rng(p.FinalRange()))
 	if view.ScalesDown {
 		q = fmt.Sprintf("%s The first step LOWERS the HPA to %d: the Deployment scales down from %d to %d replicas. Continue?", strings.TrimSuffix(q, "?")+".", p.Steps[0], view.Replicas, p.Steps[0])
@@ -134,7 +134,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	}
 	out, err := r.Run(ctx, t, p, gates)
 	if err != nil {
-		return err
+		return forceHint(err)
 	}
 	return finish(f, o.Format, view, out)
 }

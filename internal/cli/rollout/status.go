@@ -31,6 +31,7 @@ when, and the Deployment's replicas. It changes nothing.`,
 		RunE: cmdutil.RunE(opts, nil, runF, statusRun),
 	}
 	addTargetFlags(cmd, &opts.TargetFlags)
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 

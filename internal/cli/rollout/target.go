@@ -2,6 +2,7 @@ package rollout
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -57,12 +58,13 @@ func (s *session) journal(verb string) (*rollout.Journal, error) {
 	return s.target.Journal, nil
 }
 
-// held refuses a rollout whose Lease another osctl holds, unless force.
-func (s *session) held(force bool) error {
-	if l := s.target.Lease; l != nil && l.Live && l.Holder != "" && !force {
-		return &rollout.HeldError{Namespace: s.runner.Namespace, HPA: s.runner.HPA, Lease: *l}
+// forceHint adds the flag that takes over a held Lease to a *rollout.HeldError.
+func forceHint(err error) error {
+	var he *rollout.HeldError
+	if errors.As(err, &he) {
+		return fmt.Errorf("%w (--force)", err)
 	}
-	return nil
+	return err
 }
 
 // holder names this process for the Lease and the journal.

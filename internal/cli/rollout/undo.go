@@ -36,6 +36,7 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 	addTargetFlags(cmd, &opts.TargetFlags)
 	addDryRunFlag(cmd, &opts.DryRun)
 	addChangeFlags(cmd, &opts.ChangeFlags, "the restore", "take over a live Lease, and overwrite a change made to the HPA outside the rollout (loudly)")
+	cmdutil.NameSettings(cmd, settings)
 	return cmd
 }
 
@@ -51,8 +52,8 @@ func undoRun(ctx context.Context, o *UndoOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := s.held(o.Lease.Force); err != nil {
-		return err
+	if err := s.target.Held("", o.Lease.Force); err != nil {
+		return forceHint(err)
 	}
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
 		j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))

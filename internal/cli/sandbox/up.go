@@ -117,6 +117,9 @@ func (o *UpOptions) validate() error {
 	if o.RedisFlags.Secret != "" || o.RedisFlags.Service != "" {
 		return cmdutil.Usage("sandbox up takes local Redis masters as --redis URLs; --redis-secret and --redis-service are for a cluster's Redis")
 	}
+	if len(o.RedisFlags.Clusters)+len(o.RedisFlags.Sentinels) > 0 {
+		return cmdutil.Usage("sandbox up takes local standalone Redis masters as --redis URLs, not --redis-cluster or --redis-sentinel")
+	}
 	return nil
 }
 
@@ -319,7 +322,8 @@ func startReplica(o *UpOptions, exe, dir, ns string, urls []string, i int) (*rep
 	}
 	cmd := exec.Command(exe, args...)
 	// Redis URLs (with passwords) go through the environment, not the process list.
-	cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ",")), o.Mode.Jobs.env()...)
+	// A cluster or Sentinel in the caller's environment is not the sandbox's: blank them.
+	cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ","), "OSCTL_REDIS_CLUSTER=", "OSCTL_REDIS_SENTINEL="), o.Mode.Jobs.env()...)
 	cmd.ExtraFiles = []*os.File{lf}
 	cmd.Stdout = o.IO.ErrOut
 	cmd.Stderr = o.IO.ErrOut

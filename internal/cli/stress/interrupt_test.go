@@ -49,13 +49,10 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	for posts.Load() < 20 { // the load is under way
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, time.Minute, "the load to be under way", func() bool { return posts.Load() >= 20 }, stderr.String)
 	_ = cmd.Process.Signal(syscall.SIGINT)
-	for !strings.Contains(stderr.String(), "reading the records back") {
-		time.Sleep(10 * time.Millisecond)
-	}
+	testenv.Eventually(t, time.Minute, "the read-backs after the first Ctrl-C", func() bool { return strings.Contains(stderr.String(), "reading the records back") },
+		stderr.String)
 	_ = cmd.Process.Signal(syscall.SIGINT)
 	err := cmd.Wait()
 	if testenv.ExitCode(t, err) != 130 {

@@ -115,7 +115,8 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", 0.5, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
 	fl.Float64Var(&c.MinContended, "min-contended", 0.5, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
 	fl.DurationVar(&c.WorkerWait, "worker-wait", profile.DefaultTailWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
-	fl.DurationVar(&c.SettleTimeout, "settle-timeout", time.Minute, "openstudio: how long to wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them")
+	fl.DurationVar(&c.SettleTimeout, "settle-timeout", 10*time.Minute, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
+	fl.DurationVar(&c.SettleQuiet, "settle-quiet", profile.DefaultSettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", detect.DefaultIgnore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
 	if len(fleets) > 0 {

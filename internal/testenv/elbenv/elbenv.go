@@ -5,8 +5,8 @@
 // the replicas share the fakes' state directory as they would share one namespace and one
 // storage account. The queue, the ceiling, the dispatcher and the watchdog are upstream's code.
 //
-// Start is the test harness; Up is the same for a person (internal/testenv/elbenv/elb-up, see
-// docs/migration/jobs.md).
+// Start is the test harness; Up is the same for a person (`make elb-openapi`,
+// internal/testenv/elbenv/cmd/elb-openapi, docs/migration/jobs.md).
 package elbenv
 
 import (

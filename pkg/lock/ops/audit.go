@@ -23,7 +23,7 @@ func (b *Breaker) audit(ctx context.Context, rec AuditRecord) []MasterResult {
 	out := make([]MasterResult, len(b.r.masters))
 	var wg sync.WaitGroup
 	for i, m := range b.r.masters {
-		out[i].Master = m.Name
+		out[i].Master, out[i].Node = m.Name, b.r.nodeOf(ctx, i, b.o.AuditStream)
 		if b.r.down[i] != "" {
 			out[i].Result, out[i].Detail = ResultUnreachable, b.r.down[i]
 			continue

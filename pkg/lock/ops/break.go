@@ -23,7 +23,11 @@ import (
 //
 // It returns 1 when deleted, -2 gone, -3 value changed, -4 condition no longer holds, -5 not a
 // string.
+//
+// ARGV[2] probe only checks that the user may run the script on the key: it returns 0 and
+// reads nothing.
 var breakScript = redis.NewScript(`
+if ARGV[2] == 'probe' then return 0 end
 local t = redis.call('TYPE', KEYS[1])['ok']
 if t == 'none' then return -2 end
 if t ~= 'string' then return -5 end
@@ -65,6 +69,9 @@ const (
 // MasterResult is what happened on one master.
 type MasterResult struct {
 	Master string `json:"master"`
+	// Node is the server the key was on, for a cluster (the shard owning its slot) or a
+	// Sentinel-managed master (the master the sentinels named), as host:port.
+	Node   string `json:"node,omitempty"`
 	Result string `json:"result"`
 	Detail string `json:"detail,omitempty"`
 }
@@ -147,6 +154,7 @@ func NewBreaker(masters []redisconn.Master, o BreakOptions) *Breaker {
 // know: a minority confirmed by a second read, a holder pod that is gone).
 func (b *Breaker) Break(ctx context.Context, observed View) (AuditRecord, error) {
 	rec := AuditRecord{Who: b.o.Who, When: b.o.Now().UTC(), Key: observed.Key, Value: observed.Value, Forced: b.o.Force, DryRun: b.o.DryRun}
+	b.r.resolve(ctx)
 	now := b.r.fetch(ctx, []string{observed.Key})[0]
 	if err := ctx.Err(); err != nil {
 		return rec, err
@@ -214,7 +222,7 @@ func (b *Breaker) results(v View, f func(i int) MasterResult) []MasterResult {
 	out := make([]MasterResult, len(v.Holdings))
 	for i, h := range v.Holdings {
 		out[i] = f(i)
-		out[i].Master = h.Master
+		out[i].Master, out[i].Node = h.Master, h.Node
 		if !h.Reachable() {
 			out[i].Result, out[i].Detail = ResultUnreachable, h.Error
 		}
@@ -228,7 +236,7 @@ func (b *Breaker) execute(ctx context.Context, observed, now View, mode string) 
 	out := make([]MasterResult, len(now.Holdings))
 	var wg sync.WaitGroup
 	for i, h := range now.Holdings {
-		out[i].Master = h.Master
+		out[i].Master, out[i].Node = h.Master, h.Node
 		var seen Holding
 		if i < len(observed.Holdings) {
 			seen = observed.Holdings[i]
@@ -268,6 +276,36 @@ func (b *Breaker) execute(ctx context.Context, observed, now View, mode string) 
 	}
 	wg.Wait()
 	return out
+}
+
+// Check makes sure every reachable master lets this user run the break script on key (EVAL
+// and the key's pattern), without changing anything: a user without EVAL gets one error naming
+// it before anything is deleted. Only ACL refusals are returned; a master that does not answer
+// is reported by Break.
+func (b *Breaker) Check(ctx context.Context, key string) error {
+	b.r.resolve(ctx)
+	errs := make([]error, len(b.r.masters))
+	var wg sync.WaitGroup
+	for i, m := range b.r.masters {
+		if b.r.down[i] != "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := breakScript.Run(ctx, m.Client, []string{key}, "", "probe", "0").Err()
+			if pe := redisconn.Permission(m, err); pe != nil {
+				errs[i] = pe
+			}
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err // one line: the first master that refuses says what to grant
+		}
+	}
+	return nil
 }
 
 func scriptResult(n int, err error, m redisconn.Master, explain func(redisconn.Master, error) string) (string, string) {

@@ -52,7 +52,11 @@ func Classify(v View, c Conditions) Verdict {
 			continue
 		}
 		if h.TTLMillis == NoTTL {
-			noTTL = append(noTTL, h.Master)
+			where := h.Master
+			if h.Node != "" {
+				where = h.Node // the shard, or Sentinel's master: the NODE column's server
+			}
+			noTTL = append(noTTL, where)
 		}
 		if h.Value == v.Value && h.TTLMillis > maxTTL {
 			maxTTL = h.TTLMillis

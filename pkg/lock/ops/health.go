@@ -49,10 +49,20 @@ type LockClass struct {
 
 // MasterHealth is one master as the last scan saw it.
 type MasterHealth struct {
-	Addr     string        // host:port, never a URL
+	Addr     string        // host:port, never a URL (a cluster's first seed, Sentinel's master name)
 	Up       bool          // it answered the scan's PING and was read to the end
-	RTT      time.Duration // the PING's round trip (when up)
+	RTT      time.Duration // the slowest PING round trip of its servers (when up)
 	AuditLen int64         // XLEN of the audit stream; -1 when it could not be read
+	// Nodes are its servers: the master itself, a cluster's primary shards, the master
+	// Sentinel named. Empty when they could not be found (no sentinel answered).
+	Nodes []NodeHealth
+}
+
+// NodeHealth is one server of a master as the last scan saw it.
+type NodeHealth struct {
+	Addr string // host:port
+	Up   bool
+	RTT  time.Duration
 }
 
 // AgedLock is one of the oldest locks.
@@ -175,6 +185,11 @@ func (m *Monitor) masterHealth(ctx context.Context, sum Summary) []MasterHealth 
 	var wg sync.WaitGroup
 	for i, ms := range m.masters {
 		out[i] = MasterHealth{Addr: addrOf(ms), AuditLen: -1}
+		if i < len(sum.Masters) {
+			for _, n := range sum.Masters[i].Nodes {
+				out[i].Nodes = append(out[i].Nodes, NodeHealth{Addr: n.Addr, Up: n.Error == "" && sum.Masters[i].Error == "", RTT: n.RTT})
+			}
+		}
 		if i >= len(sum.Masters) || sum.Masters[i].Error != "" {
 			continue
 		}

@@ -190,13 +190,13 @@ func TestMonitorMetrics(t *testing.T) {
 	g.want(t, `osctl_lock_scan_success{}`, 1)
 	g.want(t, `osctl_lock_scans_total{}`, 1)
 	for i, r := range rs {
-		g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q}`, r.Addr), 1)
+		g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q}`, r.Addr, r.Addr), 1)
 		audit := 0.0
 		if i == 1 {
 			audit = 3
 		}
 		g.want(t, fmt.Sprintf(`osctl_audit_stream_length{master=%q}`, r.Addr), audit)
-		if _, ok := g[fmt.Sprintf(`osctl_redis_rtt_seconds{master=%q}`, r.Addr)]; !ok {
+		if _, ok := g[fmt.Sprintf(`osctl_redis_rtt_seconds{master=%q,node=%q}`, r.Addr, r.Addr)]; !ok {
 			t.Errorf("no RTT of %s", r.Addr)
 		}
 	}
@@ -225,11 +225,11 @@ func TestMonitorMetrics(t *testing.T) {
 	// A master that stops: up 0, the others still read, the collection still answers.
 	rs[2].Kill()
 	g = gather(t, col)
-	g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q}`, rs[2].Addr), 0)
-	g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q}`, rs[0].Addr), 1)
+	g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q}`, rs[2].Addr, rs[2].Addr), 0)
+	g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q}`, rs[0].Addr, rs[0].Addr), 1)
 	g.want(t, `osctl_lock_scan_success{}`, 1)
 	g.want(t, `osctl_locks{flavour="osctl",verdict="stale"}`, 1)
-	if _, ok := g[fmt.Sprintf(`osctl_redis_rtt_seconds{master=%q}`, rs[2].Addr)]; ok {
+	if _, ok := g[fmt.Sprintf(`osctl_redis_rtt_seconds{master=%q,node=%q}`, rs[2].Addr, rs[2].Addr)]; ok {
 		t.Errorf("an RTT for a master that is down")
 	}
 	// Every master down: up 0 everywhere, the lock metrics left out (unknown, not zero).
@@ -237,7 +237,7 @@ func TestMonitorMetrics(t *testing.T) {
 	rs[1].Kill()
 	g = gather(t, col)
 	for _, r := range rs {
-		g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q}`, r.Addr), 0)
+		g.want(t, fmt.Sprintf(`osctl_redis_up{master=%q,node=%q}`, r.Addr, r.Addr), 0)
 	}
 	g.want(t, `osctl_lock_scan_success{}`, 0)
 	for s := range g {

@@ -41,10 +41,29 @@ type Options struct {
 
 // MasterStatus is whether one master could be read.
 type MasterStatus struct {
-	Name  string `json:"name"`
-	Error string `json:"error,omitempty"`
-	// RTT is the round trip of the PING that opened the inspection (0 when it failed).
+	Name string `json:"name"`
+	// Kind is standalone, cluster or sentinel.
+	Kind  redisconn.Kind `json:"kind"`
+	Error string         `json:"error,omitempty"`
+	// Nodes are the servers read: the master itself, a cluster's primary shards, or the master
+	// the sentinels named (host:port), each with its error when it did not answer.
+	Nodes []NodeStatus `json:"nodes,omitempty"`
+	// RTT is the slowest round trip of the PINGs that opened the inspection (0 when they failed).
 	RTT time.Duration `json:"-"`
+}
+
+// Partial reports whether some but not all of the master's servers could be read (a cluster
+// with a shard down).
+func (m MasterStatus) Partial() bool {
+	if m.Error != "" {
+		return false
+	}
+	for _, n := range m.Nodes {
+		if n.Error != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // Summary is what Inspect found besides the views it emitted.
@@ -55,11 +74,11 @@ type Summary struct {
 	Warnings []string       `json:"warnings,omitempty"`
 }
 
-// Down counts the masters that could not be read.
+// Down counts the masters that could not be read, wholly or in part (a cluster's shard).
 func (s Summary) Down() int {
 	n := 0
 	for _, m := range s.Masters {
-		if m.Error != "" {
+		if m.Error != "" || m.Partial() {
 			n++
 		}
 	}
@@ -156,7 +175,10 @@ func (in *inspection) summary() Summary {
 	s := in.sum
 	s.Masters = make([]MasterStatus, len(in.r.masters))
 	for i, m := range in.r.masters {
-		s.Masters[i] = MasterStatus{Name: m.Name, Error: in.r.down[i], RTT: in.r.rtt[i]}
+		s.Masters[i] = MasterStatus{Name: m.Name, Kind: m.KindOf(), Error: in.r.down[i], RTT: in.r.rtt[i]}
+		for _, n := range in.r.nodes[i] {
+			s.Masters[i].Nodes = append(s.Masters[i].Nodes, n.NodeStatus)
+		}
 	}
 	return s
 }
@@ -179,9 +201,10 @@ func (in *inspection) readKeys(ctx context.Context, keys []string, handle func(V
 	return nil
 }
 
-// scan walks every pattern on every master. A key is handled by the first pattern that matches
-// it and by the first master that holds it, so no set of seen keys is kept. The next SCAN batch
-// is fetched while the current one is read from the masters.
+// scan walks every pattern on every master (on a cluster, on every primary shard: a SCAN sees
+// only its own node's keys). A key is handled by the first pattern that matches it and by the
+// first master that holds it, so no set of seen keys is kept. The next SCAN batch is fetched
+// while the current one is read from the masters.
 func (in *inspection) scan(ctx context.Context, handle func(View) error) error {
 	seen := make(map[string]struct{}, in.o.Batch)
 	for pi, pat := range in.o.Patterns {
@@ -189,8 +212,35 @@ func (in *inspection) scan(ctx context.Context, handle func(View) error) error {
 			if in.r.down[mi] != "" {
 				continue
 			}
-			if err := in.scanMaster(ctx, pi, pat, mi, m, seen, handle); err != nil {
-				return err
+			if m.KindOf() != redisconn.Cluster {
+				s := scanner{
+					step: func(ctx context.Context, cursor uint64) ([]string, uint64, []View, error) {
+						return in.r.scanRead(ctx, mi, cursor, pat, in.o.Batch)
+					},
+					fail:    func(err error) { in.r.down[mi] = in.r.explain(m, err) },
+					stopped: func() bool { return in.r.down[mi] != "" },
+				}
+				if err := in.scanMaster(ctx, pi, mi, s, seen, handle); err != nil {
+					return err
+				}
+				continue
+			}
+			for ni := range in.r.nodes[mi] {
+				n := &in.r.nodes[mi][ni]
+				if n.Error != "" {
+					continue
+				}
+				s := scanner{
+					step: func(ctx context.Context, cursor uint64) ([]string, uint64, []View, error) {
+						keys, next, err := n.client.Scan(ctx, cursor, pat, int64(in.o.Batch)).Result()
+						return keys, next, nil, err
+					},
+					fail:    func(err error) { n.Error = in.r.nodeError(m, n.Addr, err) },
+					stopped: func() bool { return n.Error != "" },
+				}
+				if err := in.scanMaster(ctx, pi, mi, s, seen, handle); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -202,9 +252,19 @@ type readBatch struct {
 	err   error // ctx error only; a failed master is recorded in the reader
 }
 
-// scanMaster scans one pattern on one master. A goroutine scans and reads batch N+1 from the
-// masters while batch N is classified and emitted; at most two batches are in memory.
-func (in *inspection) scanMaster(ctx context.Context, pi int, pat string, mi int, m redisconn.Master, seen map[string]struct{}, handle func(View) error) error {
+// scanner is one SCAN over one server: step returns the keys of one step (and, where the
+// server read them in the same round trip, their holdings on it), fail records that the
+// server failed, stopped says it did.
+type scanner struct {
+	step    func(ctx context.Context, cursor uint64) (keys []string, next uint64, read []View, err error)
+	fail    func(error)
+	stopped func() bool
+}
+
+// scanMaster scans one pattern on one server of master mi. A goroutine scans and reads batch
+// N+1 from the masters while batch N is classified and emitted; at most two batches are in
+// memory.
+func (in *inspection) scanMaster(ctx context.Context, pi, mi int, s scanner, seen map[string]struct{}, handle func(View) error) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	batches := make(chan readBatch, 1)
@@ -212,18 +272,18 @@ func (in *inspection) scanMaster(ctx context.Context, pi int, pat string, mi int
 		defer close(batches)
 		var cursor uint64
 		for {
-			keys, next, read, err := in.r.scanRead(sctx, mi, cursor, pat, in.o.Batch)
+			keys, next, read, err := s.step(sctx, cursor)
 			if err != nil {
 				if sctx.Err() != nil {
 					batches <- readBatch{err: sctx.Err()}
 					return
 				}
-				in.r.down[mi] = in.r.explain(m, err)
+				s.fail(err)
 				return
 			}
 			clear(seen)
 			batch := keys[:0]
-			var pre []View // master mi's holdings already read by scanRead
+			var pre []View // master mi's holdings already read by the step
 			for k, key := range keys {
 				if _, dup := seen[key]; dup || matchesEarlier(in.o.Patterns[:pi], key) {
 					continue
@@ -247,7 +307,7 @@ func (in *inspection) scanMaster(ctx context.Context, pi int, pat string, mi int
 			case <-sctx.Done():
 				return
 			}
-			if next == 0 || in.r.down[mi] != "" || sctx.Err() != nil {
+			if next == 0 || s.stopped() || sctx.Err() != nil {
 				return
 			}
 			cursor = next

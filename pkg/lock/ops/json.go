@@ -84,6 +84,10 @@ func (v View) AppendJSON(dst []byte) []byte {
 func (h Holding) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"master":`...)
 	dst = appendString(dst, h.Master)
+	if h.Node != "" {
+		dst = append(dst, `,"node":`...)
+		dst = appendString(dst, h.Node)
+	}
 	dst = append(dst, `,"present":`...)
 	dst = strconv.AppendBool(dst, h.Present)
 	if h.Type != "" {

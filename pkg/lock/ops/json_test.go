@@ -16,7 +16,7 @@ func TestViewJSONMatchesReflection(t *testing.T) {
 		{},
 		{Key: "redlock:a:b", Type: "string", Value: "v<&>\"\\\x01\xff", Flavour: FlavourOsctl, Holder: &h, AnalysisID: "a", Step: "b",
 			Held: 2, Masters: 3, Quorum: true, ReadAtUnixMs: 12,
-			Holdings: []Holding{{Master: "redis://:xxxxx@h:1", Present: true, Type: "string", Value: "é", TTLMillis: 5}, {Master: "m", TTLMillis: -2, Error: "down"}},
+			Holdings: []Holding{{Master: "redis://:xxxxx@h:1", Present: true, Type: "string", Value: "é", TTLMillis: 5}, {Master: "m", Node: "10.0.0.1:6379", TTLMillis: -2, Error: "down"}},
 			Verdict:  Verdict{StatusLive, RuleLive, "ok\n"}},
 		{Key: "k\xff", KeyQuoted: `"k\xff"`, ValueQuoted: "q", Holdings: []Holding{}},
 	}

@@ -21,8 +21,8 @@ var (
 	descOldest     = prometheus.NewDesc("osctl_lock_oldest_age_seconds", "How long the oldest lock has held its value, as far as this exporter has seen it (0 without locks).", nil, nil)
 	descStaleAge   = prometheus.NewDesc("osctl_lock_stale_age_seconds", "How long the oldest stale lock of each key pattern has held its value, as far as this exporter has seen it.", []string{"pattern"}, nil)
 	descTop        = prometheus.NewDesc("osctl_lock_top_age_seconds", "The --top oldest locks by key, with their age.", []string{"rank", "key", "verdict", "flavour"}, nil)
-	descUp         = prometheus.NewDesc("osctl_redis_up", "Whether the Redis master answered the last scan (1) or not (0).", []string{"master"}, nil)
-	descRTT        = prometheus.NewDesc("osctl_redis_rtt_seconds", "Round trip of a PING to the master at the start of the last scan.", []string{"master"}, nil)
+	descUp         = prometheus.NewDesc("osctl_redis_up", "Whether the Redis server answered the last scan (1) or not (0): per master, and per node (a cluster's primary shard, the master Sentinel named; the master itself for a standalone one).", []string{"master", "node"}, nil)
+	descRTT        = prometheus.NewDesc("osctl_redis_rtt_seconds", "Round trip of a PING to the server at the start of the last scan.", []string{"master", "node"}, nil)
 	descAudit      = prometheus.NewDesc("osctl_audit_stream_length", "Entries in the audit stream osctl:audit on the master (XLEN).", []string{"master"}, nil)
 	descScanTook   = prometheus.NewDesc("osctl_lock_scan_duration_seconds", "How long the last scan of the masters took.", nil, nil)
 	descScanOK     = prometheus.NewDesc("osctl_lock_scan_success", "Whether the last scan ran to its end on at least one master (1) or not (0: the lock metrics are left out).", nil, nil)
@@ -51,9 +51,14 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}
 	for _, m := range h.Masters {
-		gauge(descUp, b2f(m.Up), m.Addr)
-		if m.Up {
-			gauge(descRTT, m.RTT.Seconds(), m.Addr)
+		if len(m.Nodes) == 0 {
+			gauge(descUp, b2f(m.Up), m.Addr, "")
+		}
+		for _, n := range m.Nodes {
+			gauge(descUp, b2f(n.Up), m.Addr, n.Addr)
+			if n.Up {
+				gauge(descRTT, n.RTT.Seconds(), m.Addr, n.Addr)
+			}
 		}
 		if m.AuditLen >= 0 {
 			gauge(descAudit, float64(m.AuditLen), m.Addr)

@@ -21,7 +21,11 @@ type reader struct {
 	down    []string // per master: why it is down, "" when up
 	// noScript marks masters that refused EVAL; they are read with MGET + PTTL instead.
 	noScript []bool
-	rtt      []time.Duration // per master: the round trip of the first PING
+	rtt      []time.Duration // per master: the slowest round trip of its servers' first PING
+	// nodes are every master's servers (resolve): the master itself, a cluster's primaries,
+	// Sentinel's current master.
+	nodes    [][]node
+	resolved bool
 	now      func() time.Time
 }
 
@@ -33,26 +37,7 @@ func newReader(masters []redisconn.Master, explain func(redisconn.Master, error)
 		now = time.Now
 	}
 	return &reader{masters: masters, explain: explain, down: make([]string, len(masters)), noScript: make([]bool, len(masters)),
-		rtt: make([]time.Duration, len(masters)), now: now}
-}
-
-// ping checks every master concurrently, marks those that do not answer as down and times the
-// others' round trip.
-func (r *reader) ping(ctx context.Context) {
-	var wg sync.WaitGroup
-	for i, m := range r.masters {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			start := time.Now()
-			if err := m.Client.Ping(ctx).Err(); err != nil {
-				r.down[i] = r.explain(m, err)
-				return
-			}
-			r.rtt[i] = time.Since(start)
-		}()
-	}
-	wg.Wait()
+		rtt: make([]time.Duration, len(masters)), nodes: make([][]node, len(masters)), now: now}
 }
 
 // up counts the masters not marked down.
@@ -146,6 +131,17 @@ return out
 // itself failed.
 func (r *reader) fetchMaster(ctx context.Context, i int, keys []string, views []View) error {
 	m := r.masters[i]
+	switch m.KindOf() {
+	case redisconn.Cluster:
+		return r.fetchCluster(ctx, i, keys, views)
+	case redisconn.Sentinel:
+		defer func() {
+			node := r.nodeOf(ctx, i, "")
+			for k := range views {
+				views[k].Holdings[i].Node = node
+			}
+		}()
+	}
 	if !r.noScript[i] {
 		res, err := readScript.Run(ctx, m.Client, keys).Slice()
 		switch {
@@ -226,6 +222,11 @@ func (r *reader) scanRead(ctx context.Context, i int, cursor uint64, pattern str
 					views[k] = View{Key: keys[k], Holdings: make([]Holding, len(r.masters))}
 				}
 				decodeHoldings(res[2:], keys, m.Name, views, i)
+				if node := r.nodeOf(ctx, i, ""); node != "" {
+					for k := range views {
+						views[k].Holdings[i].Node = node
+					}
+				}
 				return keys, next, views, nil
 			}
 		}

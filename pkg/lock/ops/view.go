@@ -21,7 +21,10 @@ const (
 
 // Holding is what one master holds under a key.
 type Holding struct {
-	Master    string `json:"master"`
+	Master string `json:"master"`
+	// Node is the server the key was read on when the master is a cluster (the shard owning its
+	// slot) or Sentinel-managed (the master the sentinels named), as host:port.
+	Node      string `json:"node,omitempty"`
 	Present   bool   `json:"present"`
 	Type      string `json:"type,omitempty"`  // Redis type when present: string, hash, list, ...
 	Value     string `json:"value,omitempty"` // the string value (locks only)

@@ -284,7 +284,7 @@ func objectsOf(j []byte, file string, line int) ([]Object, error) {
 		return nil, &InputError{File: file, Line: line, Msg: "bad object header: " + jsonMsg(err)}
 	}
 	if h.Kind == "" {
-		return nil, &InputError{File: file, Line: line, Msg: "document has no kind (a Helm values file? pass it with --values)"}
+		return nil, &InputError{File: file, Line: line, Msg: "document has no kind (a Helm values file? give it as the values)"}
 	}
 	if h.Kind == "List" || strings.HasSuffix(h.Kind, "List") && h.Items != nil {
 		var out []Object

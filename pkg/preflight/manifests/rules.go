@@ -108,7 +108,7 @@ func webWorkloads(f *Facts, in Input) ([]*appsv1.Deployment, string) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Sprintf("no web workload in the input (no Deployment named web, none scaled by an HPA with a shared volume at %s; name it with --workload)", in.Path)
+		return nil, fmt.Sprintf("no web workload in the input (no Deployment named web, none scaled by an HPA with a shared volume at %s; name it)", in.Path)
 	}
 	return out, ""
 }
@@ -188,35 +188,10 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 	}
 
 	// The shared volume.
-	at, ok := workload.FindVolume(&d.Spec.Template.Spec, in.Path)
-	if !ok {
-		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (pass --path)", d.Name, in.Path), "")
+	if at, ok := workload.FindVolume(&d.Spec.Template.Spec, in.Path); !ok {
+		add(RuleWebVolume, preflight.Info, subject, fmt.Sprintf("deployment %s mounts nothing at %s: the NFS volume rules are skipped (check the path the app uses)", d.Name, in.Path), "")
 	} else {
-		vf := nfscheck.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
-		if pvc := at.Volume.PersistentVolumeClaim; pvc != nil {
-			if others := sharers(f, d.Name, pvc.ClaimName); len(others) > 0 {
-				// Another workload on the same claim is another NFS client (another cache).
-				vf.MultiPod = true
-				if conc.Max > 1 {
-					vf.MultiPodWhy += "; the claim is also mounted by " + strings.Join(others, ", ")
-				} else {
-					vf.MultiPodWhy = "the claim is also mounted by " + strings.Join(others, ", ")
-				}
-			}
-			vf.PVC = f.PVC(pvc.ClaimName)
-			vf.PV = f.PVFor(vf.PVC, pvc.ClaimName)
-			scName := ""
-			if vf.PVC != nil && vf.PVC.Spec.StorageClassName != nil {
-				scName = *vf.PVC.Spec.StorageClassName
-			} else if vf.PV != nil {
-				scName = vf.PV.Spec.StorageClassName
-			}
-			if vf.PVC != nil || vf.PV != nil {
-				vf.StorageClass = f.StorageClass(scName)
-			}
-		}
-		vf.Ganesha = ganesha(f, vf)
-		rs = append(rs, nfscheck.VolumeRules(vf)...)
+		rs = append(rs, nfscheck.VolumeRules(webVolumeFacts(f, d, at, conc))...)
 	}
 
 	// PDB and spreading for two or more replicas.
@@ -237,6 +212,38 @@ func webRules(f *Facts, in Input, d *appsv1.Deployment) []preflight.Result {
 
 	rs = append(rs, passengerRule(f, in, d, base))
 	return rs
+}
+
+// webVolumeFacts gathers what the NFS volume rules need of the web Deployment's shared volume:
+// its claim, PV and StorageClass, whether more than one pod (or another workload on the same
+// claim) mounts it, and an in-cluster NFS-Ganesha behind it.
+func webVolumeFacts(f *Facts, d *appsv1.Deployment, at workload.MountAt, conc workload.Concurrency) nfscheck.VolumeFacts {
+	subject := "deployment/" + d.Name
+	vf := nfscheck.VolumeFacts{Subject: subject, Volume: at.Volume, MultiPod: conc.Max > 1, MultiPodWhy: conc.Why, Static: true}
+	if pvc := at.Volume.PersistentVolumeClaim; pvc != nil {
+		if others := sharers(f, d.Name, pvc.ClaimName); len(others) > 0 {
+			// Another workload on the same claim is another NFS client (another cache).
+			vf.MultiPod = true
+			if conc.Max > 1 {
+				vf.MultiPodWhy += "; the claim is also mounted by " + strings.Join(others, ", ")
+			} else {
+				vf.MultiPodWhy = "the claim is also mounted by " + strings.Join(others, ", ")
+			}
+		}
+		vf.PVC = f.PVC(pvc.ClaimName)
+		vf.PV = f.PVFor(vf.PVC, pvc.ClaimName)
+		scName := ""
+		if vf.PVC != nil && vf.PVC.Spec.StorageClassName != nil {
+			scName = *vf.PVC.Spec.StorageClassName
+		} else if vf.PV != nil {
+			scName = vf.PV.Spec.StorageClassName
+		}
+		if vf.PVC != nil || vf.PV != nil {
+			vf.StorageClass = f.StorageClass(scName)
+		}
+	}
+	vf.Ganesha = ganesha(f, vf)
+	return vf
 }
 
 // sharers lists the other Deployments and StatefulSets whose pods mount claim.
@@ -559,7 +566,7 @@ func valuesOnlyRules(in Input) []preflight.Result {
 		rs = append(rs, preflight.Result{ID: nfscheck.RuleSCOptions, Status: st, Subject: subject, Message: msg, Fix: fix})
 		rs = append(rs, preflight.Result{ID: nfscheck.RuleGanesha, Status: preflight.Warn, Subject: subject,
 			Message: "the chart's in-cluster nfs-server-provisioner (NFS-Ganesha) serves the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac",
-			Fix:     "set Attr_Expiration_Time = 0 on the server, or use an external NFS server; confirm with osctl preflight nfs --probe"})
+			Fix:     "set Attr_Expiration_Time = 0 on the server, or use an external NFS server; confirm with the empirical probe of osctl preflight nfs"})
 	}
 	q, okQ := v.Int("web", "passenger_max_request_queue_size")
 	p, okP := v.Int("web", "passenger_max_pool_size")

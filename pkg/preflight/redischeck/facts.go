@@ -58,10 +58,14 @@ type ClockSample struct {
 	Server time.Time     `json:"server"`
 }
 
-// Facts is what was read from one master.
+// Facts is what was read from one server: a standalone master, one primary shard of a cluster,
+// or the master Sentinel named.
 type Facts struct {
-	Name      string            `json:"name"`
-	Addr      string            `json:"addr"`
+	Name string `json:"name"` // the subject of its results
+	Addr string `json:"addr"`
+	// Master is the lock instance the server belongs to (its name); servers of one cluster
+	// share it. Empty: the server is an instance of its own.
+	Master    string            `json:"master,omitempty"`
 	PingErr   error             `json:"-"`
 	RTTs      []time.Duration   `json:"rtts,omitempty"`
 	Info      map[string]string `json:"info,omitempty"`
@@ -157,21 +161,69 @@ func ParseInfo(s string) map[string]string {
 	return m
 }
 
-// Check collects every master in parallel and grades them.
+// Check collects every master in parallel and grades them: every primary shard of a cluster,
+// the master Sentinel names now; then each master's topology and what its user may run.
 func Check(ctx context.Context, masters []redisconn.Master, opts Options) []preflight.Result {
 	opts.defaults()
-	facts := make([]Facts, len(masters))
+	facts := make([][]Facts, len(masters))
+	tops := make([]Topology, len(masters))
+	perms := make([]*Permissions, len(masters))
 	var wg sync.WaitGroup
 	for i, m := range masters {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			facts[i] = Collect(ctx, m.Name, m.Addr, m.Client, opts)
-			if facts[i].PingErr != nil {
-				facts[i].PingErr = redisconn.Explain(m, facts[i].PingErr)
+			facts[i], tops[i], perms[i] = checkMaster(ctx, m, opts)
+		}()
+	}
+	wg.Wait()
+	var all []Facts
+	for _, fs := range facts {
+		all = append(all, fs...)
+	}
+	rs := Rules(all, opts)
+	for i := range masters {
+		if perms[i] == nil {
+			continue // not reachable: redis.reachable says why
+		}
+		rs = append(rs, TopologyRule(tops[i]), PermissionsRule(*perms[i]))
+	}
+	return rs
+}
+
+// checkMaster collects the facts of every server of one master, its topology and its user's
+// permissions (nil when no server answered).
+func checkMaster(ctx context.Context, m redisconn.Master, opts Options) ([]Facts, Topology, *Permissions) {
+	nodes, err := m.Nodes(ctx)
+	if err != nil {
+		return []Facts{{Name: m.Name, Addr: m.Addr, PingErr: redisconn.Explain(m, err)}}, Topology{}, nil
+	}
+	fs := make([]Facts, len(nodes))
+	var wg sync.WaitGroup
+	for j, n := range nodes {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			name := m.Name
+			switch m.KindOf() {
+			case redisconn.Cluster:
+				name += " shard " + n.Addr
+			case redisconn.Sentinel:
+				name += " master " + n.Addr
+			}
+			fs[j] = Collect(ctx, name, n.Addr, n.Client, opts)
+			fs[j].Master = m.Name
+			if fs[j].PingErr != nil {
+				fs[j].PingErr = redisconn.Explain(m, fs[j].PingErr)
 			}
 		}()
 	}
 	wg.Wait()
-	return Rules(facts, opts)
+	for _, f := range fs {
+		if f.PingErr == nil {
+			p := probePermissions(ctx, m, nodes[0].Client)
+			return fs, topologyOf(ctx, m, fs), &p
+		}
+	}
+	return fs, Topology{}, nil
 }

@@ -40,7 +40,8 @@ const (
 func Rules(facts []Facts, o Options) []preflight.Result {
 	o.defaults()
 	var rs []preflight.Result
-	rs = append(rs, mastersRule(len(facts)))
+	n := instances(facts)
+	rs = append(rs, mastersRule(n))
 	for _, f := range facts {
 		if f.PingErr != nil {
 			rs = append(rs, preflight.Result{ID: RuleReachable, Status: preflight.Fail, Subject: f.Name,
@@ -53,16 +54,31 @@ func Rules(facts []Facts, o Options) []preflight.Result {
 		}
 		rs = append(rs, preflight.Result{ID: RuleReachable, Status: preflight.Pass, Subject: f.Name,
 			Message: fmt.Sprintf("answers PING (redis %s)", ver)})
-		rs = append(rs, evictionRule(f), persistenceRule(f), replicationRule(f), rttRule(f, len(facts), o.LockTTL), clockRule(f))
+		rs = append(rs, evictionRule(f), persistenceRule(f), replicationRule(f), rttRule(f, n, o.LockTTL), clockRule(f))
 	}
 	return rs
+}
+
+// instances counts the lock instances among the facts: the servers of one cluster are one.
+func instances(facts []Facts) int {
+	seen := map[string]bool{}
+	n := 0
+	for _, f := range facts {
+		if f.Master == "" || !seen[f.Master] {
+			n++
+		}
+		if f.Master != "" {
+			seen[f.Master] = true
+		}
+	}
+	return n
 }
 
 func mastersRule(n int) preflight.Result {
 	r := preflight.Result{ID: RuleMasters, Subject: "redis"}
 	switch {
 	case n == 1:
-		r.Status, r.Message = preflight.Warn, "one master: a single point of failure, and a restart without persistence loses every lock"
+		r.Status, r.Message = preflight.Warn, "one master (a cluster or a Sentinel-managed master counts as one): a single point of failure, and a restart without persistence loses every lock"
 		r.Fix = "run 3 or 5 independent masters (Redlock), or accept the single point of failure with AOF persistence"
 	case n%2 == 0:
 		r.Status = preflight.Warn
@@ -162,19 +178,24 @@ func replicationRule(f Facts) preflight.Result {
 	if f.Info["redis_mode"] == "sentinel" {
 		notes = append(notes, "this is a Sentinel, not a master: give the masters themselves")
 	}
-	if f.Info["cluster_enabled"] == "1" || f.Info["redis_mode"] == "cluster" {
-		notes = append(notes, "Redis Cluster: a shard's failover can promote a replica that never saw a lock")
-	}
+	cluster := f.Info["cluster_enabled"] == "1" || f.Info["redis_mode"] == "cluster"
 	switch role := f.Info["role"]; role {
 	case "slave", "replica":
 		notes = append(notes, "this is a replica of "+f.Info["master_host"]+":"+f.Info["master_port"]+": lock writes fail (READONLY) and a promotion can lose locks")
 	case "master":
-		if n, _ := strconv.Atoi(f.Info["connected_slaves"]); n > 0 {
+		n, _ := strconv.Atoi(f.Info["connected_slaves"])
+		switch {
+		case n > 0 && cluster:
+			notes = append(notes, fmt.Sprintf("Redis Cluster shard with %d replica(s): a shard's failover can promote a replica that never saw a lock", n))
+		case n > 0:
 			notes = append(notes, fmt.Sprintf("replicated master (%d replica(s)): replication is asynchronous, so a failover can lose a lock", n))
 		}
 	}
 	if len(notes) == 0 {
 		r.Status, r.Message = preflight.Pass, "standalone master without replicas"
+		if cluster {
+			r.Message = "Redis Cluster shard without replicas: no failover can lose a lock (a restart without persistence can)"
+		}
 		return r
 	}
 	r.Status, r.Message = preflight.Warn, strings.Join(notes, "; ")

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 type countingOp struct{ url string }
@@ -153,13 +155,15 @@ func TestClosedLoopDurationAndInterrupt(t *testing.T) {
 		}))
 		defer hold.Close()
 		ctx, cancel := context.WithCancel(context.Background())
+		arrivedErr := make(chan error, 1)
 		go func() {
-			for arrived.Load() < 10 {
-				time.Sleep(5 * time.Millisecond)
-			}
+			arrivedErr <- testenv.Poll(time.Minute, "10 requests in flight", func() bool { return arrived.Load() >= 10 })
 			cancel()
 		}()
 		st = Run(ctx, NewConns(10, time.Minute), limited(1<<40, hold.URL), Options{Concurrency: 10, EventLoop: eventLoop})
+		if err := <-arrivedErr; err != nil {
+			t.Fatal(err)
+		}
 		if c := st.Counts(); st.Stopped != StopInterrupted || c.Total != 10 || c.Errors != 10 || c.Ambiguous != 10 {
 			t.Fatalf("stopped %q, %+v", st.Stopped, c)
 		}

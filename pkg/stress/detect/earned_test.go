@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 // TestVerdictEarnedPerOperation: a run without findings is inconclusive when an operation of the
@@ -34,11 +35,22 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 		}, []string{"no data_point was acknowledged (3 sent)", `HTTP 500: {"status":500,"error":"Internal Server Error"}`}},
 		{"no job left queued", func(s *scenario) {
 			for i := range s.h.Records {
-				if r := &s.h.Records[i]; r.Op == history.ReadbackStatus {
+				if r := &s.h.Records[i]; r.Op == history.ReadbackStatus && len(r.Jobs) > 0 {
 					r.Jobs[0].Status = history.JobQueued
 				}
 			}
-		}, []string{"3 starts were acknowledged, but no extraction could be judged"}},
+		}, []string{"2 starts were acknowledged, but no extraction could be judged"}},
+		{"every result file on a started analysis", func(s *scenario) {
+			// One analysis: the profile starts it, so its result files may all be deleted by
+			// design and none is judged lost if missing.
+			keep := s.h.Records[:0]
+			for _, r := range s.h.Records {
+				if r.Op != history.OpUploadFile || r.Analysis == profile.AnalysisID(testRun, 0) {
+					keep = append(keep, r)
+				}
+			}
+			s.h.Records = keep
+		}, []string{"1 result files were acknowledged, but none could be judged lost if missing"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -69,11 +81,14 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 	if u := got["upload"]; u.Sent != 12 || u.Acknowledged != 6 || u.Ambiguous != 3 || u.Rejected != 3 || u.FirstFailure == "" {
 		t.Errorf("upload counts %+v", u)
 	}
-	if got["start"].Acknowledged != 3 || got["data_point"].Acknowledged != 3 || got["upload_file"].Acknowledged != 3 {
+	if got["start"].Acknowledged != 2 || got["data_point"].Acknowledged != 3 || got["upload_file"].Acknowledged != 3 {
 		t.Errorf("operations %+v", j.Operations)
 	}
-	if x := j.Extractions; x == nil || x.Expected != 3 || x.Judged != 3 || x.NotJudged != 0 || x.Ran != 3 {
+	if x := j.Extractions; x == nil || x.Expected != 2 || x.Judged != 2 || x.NotJudged != 0 || x.Ran != 2 {
 		t.Errorf("extractions %+v", j.Extractions)
+	}
+	if x := j.ResultFiles; x == nil || x.Judged != 1 || x.NotJudged != 2 {
+		t.Errorf("result files %+v", j.ResultFiles)
 	}
 }
 

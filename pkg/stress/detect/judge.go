@@ -103,6 +103,7 @@ type Judgement struct {
 	Contention   *Contention    `json:"contention,omitempty"`
 	Operations   []OpStats      `json:"operations,omitempty"`
 	Extractions  *Extractions   `json:"extractions,omitempty"`
+	ResultFiles  *ResultFiles   `json:"result_files,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
 	// Power is what a jobs run could see (JobsPowerOf).
@@ -170,6 +171,8 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Contention = &c
 		x := ExtractionsOf(h)
 		j.Extractions = &x
+		rf := ResultFilesOf(h)
+		j.ResultFiles = &rf
 	case "jobs":
 		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
 		p := JobsPowerOf(h, o.MaxActive, o.Grace)
@@ -204,7 +207,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise --settle-timeout")
 		}
 		if h.Header.Profile == "openstudio" {
-			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions)...)
+			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
 			if st == nil {
 				j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
 			}

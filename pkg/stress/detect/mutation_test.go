@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -42,9 +43,12 @@ func TestMutations(t *testing.T) {
 	a := profile.AnalysisID(testRun, 1)
 	zip := "server/assets/analyses/" + a + "/original/" + profile.ZipName(testRun)
 	entry := "server/analyses/" + a + "/seeds/seed.osm"
+	// The result files of a started analysis may be deleted by design (the simulation worker);
+	// those of an analysis the load never starts must stay: the profile's last analysis.
+	kept := profile.AnalysisID(testRun, 2)
 	result := func(s *scenario) string {
 		for _, r := range s.h.Records {
-			if r.Op == history.OpUploadFile && r.Analysis == a {
+			if r.Op == history.OpUploadFile && r.Analysis == kept {
 				return "server/assets/data_points/" + r.Returned + "/files/original/" + r.File
 			}
 		}
@@ -92,6 +96,8 @@ func TestMutations(t *testing.T) {
 			write(t, s, "server/assets/analyses/"+a+"/original/other.zip", []byte("x"))
 		}},
 		{"stray result file", Phantom, func(t *testing.T, s *scenario) { write(t, s, filepath.Dir(result(s))+"/extra.json", []byte("x")) }},
+		// A result file that really vanishes, on an analysis that was never started, is still
+		// lost (the judge does not excuse every missing result file).
 		{"delete result", Lost, func(t *testing.T, s *scenario) { rm(t, s, result(s)) }},
 		{"flip result bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, result(s)) }},
 		{"duplicate result record", Duplicate, func(t *testing.T, s *scenario) {
@@ -180,8 +186,21 @@ func TestHarmlessMutations(t *testing.T) {
 				}
 			}
 		}, func(t *testing.T, j Judgement) {
-			if x := j.Extractions; x == nil || x.NotJudged != 1 || x.Judged != 2 || x.Queued != 1 || x.Ran != 2 {
+			if x := j.Extractions; x == nil || x.NotJudged != 1 || x.Judged != 1 || x.Queued != 1 || x.Ran != 1 {
 				t.Fatalf("the report must say one extraction was not judged: %+v", j.Extractions)
+			}
+		}},
+		{"result file of a started analysis deleted by the simulation worker", func(t *testing.T, s *scenario) {
+			// RunSimulateDataPoint begins with DELETE /data_points/:id/result_files: once an
+			// analysis was started, its data points' result files may be gone by design.
+			for _, r := range s.h.Records {
+				if r.Op == history.OpUploadFile && r.Analysis == a {
+					rm(t, s, "server/assets/data_points/"+r.Returned+"/files/original/"+r.File)
+				}
+			}
+		}, func(t *testing.T, j Judgement) {
+			if x := j.ResultFiles; x == nil || x.NotJudged != 2 || x.Judged != 1 {
+				t.Fatalf("the report must say two result files were not judged lost if missing: %+v", j.ResultFiles)
 			}
 		}},
 	}
@@ -197,6 +216,29 @@ func TestHarmlessMutations(t *testing.T) {
 				c.check(t, j)
 			}
 		})
+	}
+}
+
+// TestEveryResultFileDeletedIsLost deletes every result file from the volume after a run: each
+// that the judge counts as judged (on an analysis the load never started) is lost, and nothing
+// else is found.
+func TestEveryResultFileDeletedIsLost(t *testing.T) {
+	s := buildScenario(t, 8, t.TempDir())
+	if err := os.RemoveAll(filepath.Join(s.root, "server/assets/data_points")); err != nil {
+		t.Fatal(err)
+	}
+	j := Judge(s.h, s.reread(t), Options{})
+	if j.ResultFiles == nil || j.ResultFiles.Judged != 2 || j.ResultFiles.NotJudged != 6 {
+		t.Fatalf("result files %+v: want 2 judged (the 2 never-started analyses of 8), 6 not", j.ResultFiles)
+	}
+	got := kinds(j.Findings)
+	if len(got) != 2 || got[0] != Lost || got[1] != Lost || j.Verdict != Races {
+		t.Fatalf("want 2 lost, got %s %v: %+v", j.Verdict, got, j.Findings)
+	}
+	for _, f := range j.Findings {
+		if len(f.Paths) != 1 || !strings.HasPrefix(f.Paths[0], "server/assets/data_points/") {
+			t.Fatalf("lost finding is not a result file: %+v", f)
+		}
 	}
 }
 

@@ -35,6 +35,31 @@ type Extractions struct {
 	Queued int `json:"queued"`
 }
 
+// ResultFiles says which acknowledged result files were judged lost if missing.
+type ResultFiles struct {
+	// Judged is how many acknowledged upload_files must have left their file.
+	Judged int `json:"judged"`
+	// NotJudged is how many were on a data point of an analysis that was started: the simulation
+	// worker deletes a data point's result files by design before it simulates it, so their
+	// absence proves nothing (a file that is there is still judged by its bytes).
+	NotJudged int `json:"not_judged"`
+}
+
+// ResultFilesOf counts, from the history alone, which result files were judged.
+func ResultFilesOf(h *history.History) ResultFiles {
+	r := index(h)
+	var x ResultFiles
+	for _, ups := range r.results {
+		n := len(applied(ups))
+		if resultsDeletable(r, ups) {
+			x.NotJudged += n
+		} else {
+			x.Judged += n
+		}
+	}
+	return x
+}
+
 // OpenStudioOps are the openstudio profile's load operations, by their --mix names.
 var OpenStudioOps = []string{"upload", "start", "data_point", "upload_file"}
 
@@ -119,7 +144,7 @@ func ExtractionsOf(h *history.History) Extractions {
 // earnedReasons says why a run without findings proved nothing about an operation: an operation
 // of the mix that was never sent or never acknowledged, or starts whose extractions could not be
 // judged.
-func earnedReasons(h *history.History, ops []OpStats, x *Extractions) []string {
+func earnedReasons(h *history.History, ops []OpStats, x *Extractions, rf *ResultFiles) []string {
 	var out []string
 	why := map[string]string{
 		"start":       "a start is sent only once an upload of that analysis was acknowledged, and none was",
@@ -143,6 +168,9 @@ func earnedReasons(h *history.History, ops []OpStats, x *Extractions) []string {
 	for _, s := range ops {
 		if s.Op == "start" && s.Acknowledged > 0 && x != nil && x.Judged == 0 {
 			out = append(out, fmt.Sprintf("%d starts were acknowledged, but no extraction could be judged: no job of the run's analyses left \"queued\" before the state was read (not run yet, or failed); raise --settle-timeout", s.Acknowledged))
+		}
+		if s.Op == "upload_file" && s.Acknowledged > 0 && rf != nil && rf.Judged == 0 && rf.NotJudged > 0 {
+			out = append(out, fmt.Sprintf("%d result files were acknowledged, but none could be judged lost if missing: each was on an analysis that was started, whose data points' result files the simulation worker deletes by design; give the run two or more --analyses (the profile never starts some of them)", rf.NotJudged))
 		}
 	}
 	return out

@@ -102,11 +102,17 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 				Manifest: man, Generator: profile.ZipGenerator, Start: at(10 + 3*k), End: at(20 + 3*k), Status: status, Outcome: outcome})
 			ups = append(ups, u)
 		}
-		add(history.Record{Op: history.OpStart, Analysis: a, Start: at(40), End: at(41), Status: 200, BodyCode: 200, Outcome: history.Acknowledged})
 		// The correct server: the zip is the second upload's; extraction happened from the first.
 		put(fmt.Sprintf("server/assets/analyses/%s/original/%s", a, profile.ZipName(testRun)), ups[1].zip)
-		for name, b := range ups[0].entries {
-			put("server/analyses/"+a+"/"+name, b)
+		if neverStarted(i, n) {
+			// As the profile does: the last quarter of the analyses is never started, so their
+			// result files stay judged. Nothing extracted, no job.
+			readbacks[len(readbacks)-1].Jobs = nil
+		} else {
+			add(history.Record{Op: history.OpStart, Analysis: a, Start: at(40), End: at(41), Status: 200, BodyCode: 200, Outcome: history.Acknowledged})
+			for name, b := range ups[0].entries {
+				put("server/analyses/"+a+"/"+name, b)
+			}
 		}
 		dp := profile.DataPointID(testRun, i)
 		add(history.Record{Op: history.OpCreateDataPoint, Analysis: a, ID: dp, DataPoint: dp, Returned: dp, Status: 201, Outcome: history.Acknowledged, Start: at(50), End: at(51)})
@@ -122,6 +128,10 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 	h.Footer = &history.Footer{Finished: t0.Add(time.Minute), Settled: true}
 	return &scenario{h: h, st: st, root: root}
 }
+
+// neverStarted is the profile's rule (profile.OpenStudio.neverStarted): with n >= 2 analyses,
+// the last quarter of them (at least one) get no start.
+func neverStarted(k, n int) bool { return n >= 2 && k >= n-(n+3)/4 }
 
 // reread reads the scenario's state from disk through the real snapshot reader.
 func (s *scenario) reread(tb testing.TB) *snapshot.State {

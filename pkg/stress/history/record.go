@@ -246,11 +246,13 @@ type Footer struct {
 	// run's own report: how requests were sent, the notices it gave, how long it waited for the
 	// target to settle, how the held-back load waited for the workers, and the Deployment under
 	// test.
-	Engine      string       `json:"engine,omitempty"`
-	Notices     []string     `json:"notices,omitempty"`
-	SettleWait  float64      `json:"settle_wait_s,omitempty"`
-	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
-	Workload    *Workload    `json:"workload,omitempty"`
+	Engine     string   `json:"engine,omitempty"`
+	Notices    []string `json:"notices,omitempty"`
+	SettleWait float64  `json:"settle_wait_s,omitempty"`
+	// SettleStopped says why the wait for the target ended (profile.SettleDone, ...).
+	SettleStopped string       `json:"settle_stopped,omitempty"`
+	WorkerWaits   []WorkerWait `json:"worker_waits,omitempty"`
+	Workload      *Workload    `json:"workload,omitempty"`
 	// LoadWorkers are the in-cluster load workers' own figures (osctl stress --workers).
 	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so

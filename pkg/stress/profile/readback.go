@@ -190,34 +190,73 @@ type SettleResult struct {
 	// many of them were still queued (their extraction had not run, or failed).
 	Jobs   int `json:"jobs"`
 	Queued int `json:"queued"`
+	// Stopped says why the wait ended: SettleDone, SettleStalled, SettleCeiling or
+	// SettleCanceled.
+	Stopped string `json:"stopped"`
 }
 
-// Settle waits, up to timeout, until no job that status.json lists for the run's analyses is still
-// queued (a start only queues a job; a worker on some web pod extracts later, and the job leaves
-// "queued" only once its extraction succeeded), and until the files stop changing: two identical
-// fingerprints (a cheap listing of the run's files) in a row. It polls every interval. Without a
-// fingerprint the files count as quiet once no job is queued.
-func (p *OpenStudio) Settle(ctx context.Context, timeout, interval time.Duration, fingerprint func(context.Context) (string, error)) SettleResult {
-	return SettleWith(ctx, timeout, interval, p.now, p.JobCounts, fingerprint)
+// Why a settle wait ended.
+const (
+	// SettleDone: no job was queued and the files had stopped changing.
+	SettleDone = "settled"
+	// SettleStalled: jobs were still queued, but no job had left "queued" (nor any appeared) and
+	// the files had not changed for the quiet period: what is still queued failed or will not run.
+	SettleStalled = "no progress"
+	// SettleCeiling: the ceiling was reached while the jobs still made progress.
+	SettleCeiling = "ceiling"
+	// SettleCanceled: the run's context ended.
+	SettleCanceled = "canceled"
+)
+
+// DefaultSettleQuiet is how long a settle wait goes on without progress before it stops: the real
+// server's single background worker starts one RunAnalysis at a time, each at least one 5 s poll
+// long, so a queue of jobs leaves "queued" one every several seconds.
+const DefaultSettleQuiet = time.Minute
+
+// SettleOptions bound a settle wait.
+type SettleOptions struct {
+	// Ceiling is the longest the wait may take.
+	Ceiling time.Duration
+	// Quiet ends the wait early once no job changed state and the files did not change for that
+	// long (DefaultSettleQuiet when 0).
+	Quiet time.Duration
+	// Interval is how often the jobs and the files are read (1 s when 0).
+	Interval time.Duration
+}
+
+// Settle waits until no job that status.json lists for the run's analyses is still queued (a start
+// only queues a job; a worker on some web pod extracts later, and the job leaves "queued" only
+// once its extraction succeeded) and the files stop changing: two identical fingerprints (a cheap
+// listing of the run's files) in a row. It keeps waiting while the jobs make progress, and stops
+// once nothing changed for the quiet period, or at the ceiling. Without a fingerprint the files
+// count as quiet once no job is queued.
+func (p *OpenStudio) Settle(ctx context.Context, o SettleOptions, fingerprint func(context.Context) (string, error)) SettleResult {
+	return SettleWith(ctx, o, p.now, p.JobCounts, fingerprint)
 }
 
 // SettleWith is Settle with the jobs listed and queued counted by jobCounts (osctl stress
-// --workers reads them in a worker pod) and the clock now.
-func SettleWith(ctx context.Context, timeout, interval time.Duration, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
+// --workers asks a load worker).
+func SettleWith(ctx context.Context, o SettleOptions, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
 	fingerprint func(context.Context) (string, error)) SettleResult {
-	if interval <= 0 {
-		interval = time.Second
+	if o.Interval <= 0 {
+		o.Interval = time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultSettleQuiet
 	}
 	begin := now()
-	deadline := time.NewTimer(timeout)
+	deadline := time.NewTimer(o.Ceiling)
 	defer deadline.Stop()
 	res := SettleResult{}
-	last := ""
+	last, lastJobs, lastQueued := "", -1, -1
+	progress := begin // when a job or the files last changed
 	for {
 		res.Rounds++
 		if res.Rounds == 1 || res.Queued > 0 {
 			res.Jobs, res.Queued = jobCounts(ctx)
 		}
+		changed := res.Jobs != lastJobs || res.Queued != lastQueued
+		lastJobs, lastQueued = res.Jobs, res.Queued
 		if fingerprint == nil {
 			res.Quiet = res.Queued == 0
 		} else {
@@ -226,16 +265,26 @@ func SettleWith(ctx context.Context, timeout, interval time.Duration, now func()
 				f = "error:" + err.Error()
 			}
 			res.Quiet = res.Rounds > 1 && f == last && err == nil
+			changed = changed || f != last
 			last = f
 		}
+		if changed {
+			progress = now()
+		}
 		if res.Quiet && res.Queued == 0 {
-			res.Settled = true
+			res.Settled, res.Stopped = true, SettleDone
+			break
+		}
+		if now().Sub(progress) >= o.Quiet {
+			res.Stopped = SettleStalled
 			break
 		}
 		select {
 		case <-ctx.Done():
+			res.Stopped = SettleCanceled
 		case <-deadline.C:
-		case <-time.After(interval):
+			res.Stopped = SettleCeiling
+		case <-time.After(o.Interval):
 			continue
 		}
 		break

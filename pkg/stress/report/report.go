@@ -51,17 +51,22 @@ type Report struct {
 	// extractions could be judged (openstudio).
 	Operations  []detect.OpStats    `json:"operations,omitempty"`
 	Extractions *detect.Extractions `json:"extractions,omitempty"`
+	// ResultFiles says which result files were judged lost if missing (openstudio).
+	ResultFiles *detect.ResultFiles `json:"result_files,omitempty"`
 	// WorkerWaits says how the held-back last part of an openstudio load waited for the target's
 	// workers (so that uploads and extractions overlap), one entry per part.
 	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
 
-	Partial    bool     `json:"partial"`
-	StopReason string   `json:"stop_reason,omitempty"`
-	Settled    bool     `json:"settled"`
-	SettleWait float64  `json:"settle_wait_s,omitempty"`
-	Verdict    string   `json:"verdict"` // clean | races | inconclusive
-	Conclusive bool     `json:"conclusive"`
-	Reasons    []string `json:"reasons,omitempty"`
+	Partial    bool    `json:"partial"`
+	StopReason string  `json:"stop_reason,omitempty"`
+	Settled    bool    `json:"settled"`
+	SettleWait float64 `json:"settle_wait_s,omitempty"`
+	// SettleStopped says why the wait for the target after the load ended: settled, no progress,
+	// ceiling or canceled.
+	SettleStopped string   `json:"settle_stopped,omitempty"`
+	Verdict       string   `json:"verdict"` // clean | races | inconclusive
+	Conclusive    bool     `json:"conclusive"`
+	Reasons       []string `json:"reasons,omitempty"`
 
 	Workload             *Workload `json:"workload,omitempty"`
 	MaxReplicasValidated int       `json:"max_replicas_validated"`
@@ -121,7 +126,7 @@ func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.Verdict, r.Conclusive, r.Reasons = j.Verdict, j.Conclusive, j.Reasons
 	r.Partial, r.Settled = j.Partial, j.Settled
 	r.Outcomes, r.AckFraction, r.Contention = j.Outcomes, j.AckFraction, j.Contention
-	r.Operations, r.Extractions = j.Operations, j.Extractions
+	r.Operations, r.Extractions, r.ResultFiles = j.Operations, j.Extractions, j.ResultFiles
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
 	th := j.Thresholds
 	r.Thresholds = &th

@@ -52,6 +52,12 @@ func (r *Report) Summary() []Row {
 	if x := r.Extractions; x != nil && (x.Expected > 0 || x.Jobs > 0) {
 		row("extractions", "%d judged, %d not judged (every job still queued); jobs %d: %d ran, %d still queued", x.Judged, x.NotJudged, x.Jobs, x.Ran, x.Queued)
 	}
+	if x := r.ResultFiles; x != nil && x.Judged+x.NotJudged > 0 {
+		row("result files", "%d judged, %d not judged lost if missing (their analysis was started: the simulation worker deletes a data point's result files before it simulates)", x.Judged, x.NotJudged)
+	}
+	if r.SettleStopped != "" {
+		row("settle", "waited %.0fs after the load for the jobs and the files; stopped: %s", r.SettleWait, r.SettleStopped)
+	}
 	if len(r.WorkerWaits) > 0 {
 		var parts []string
 		for _, w := range r.WorkerWaits {

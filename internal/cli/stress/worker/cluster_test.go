@@ -289,24 +289,12 @@ func pids(s string) map[int]int {
 	return out
 }
 
-// waitFor polls cond every 50ms up to d, failing the test with what when it never holds.
-func waitFor(t *testing.T, d time.Duration, what string, errb *testenv.LockedBuffer, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(d)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s\n%s", d, what, errb.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-}
-
 // loadUnderWay waits until the coordinator says the load began and the history holds records of
 // every worker's load.
 func loadUnderWay(t *testing.T, errb *testenv.LockedBuffer, hist string, k int) {
 	t.Helper()
-	waitFor(t, 60*time.Second, "the load to begin", errb, func() bool { return strings.Contains(errb.String(), "load workers\n") })
-	waitFor(t, 60*time.Second, "records of every worker's load", errb, func() bool {
+	testenv.Eventually(t, 60*time.Second, "the load to begin", func() bool { return strings.Contains(errb.String(), "load workers\n") }, errb.String)
+	testenv.Eventually(t, 60*time.Second, "records of every worker's load", func() bool {
 		b, _ := os.ReadFile(hist)
 		for i := 0; i < k; i++ {
 			if !strings.Contains(string(b), fmt.Sprintf(`"worker":%d,`, i)) || !bytes.Contains(b, []byte(`"op":"upload"`)) {
@@ -314,7 +302,7 @@ func loadUnderWay(t *testing.T, errb *testenv.LockedBuffer, hist string, k int) 
 			}
 		}
 		return bytes.Count(b, []byte("\n")) > 200
-	})
+	}, errb.String)
 }
 
 // TestWorkerKilledMidRun: worker 1 is killed during the load. The others finish; the run is

@@ -1,0 +1,12 @@
+# A plain gemspec written for osctl's vendored copy (see ../README.md): upstream's lists its files
+# with git, or is generated; name, version and licence are upstream's. No dependencies: the
+# deployment's Gemfile names every gem the app loads.
+Gem::Specification.new do |s|
+  s.name = 'kaminari-mongoid'
+  s.version = '1.0.2'
+  s.summary = 'kaminari-mongoid 1.0.2, vendored for osctl tests'
+  s.authors = ['see README']
+  s.license = 'MIT'
+  s.files = Dir.chdir(__dir__) { Dir['lib/**/*'] }
+  s.require_paths = ['lib']
+end

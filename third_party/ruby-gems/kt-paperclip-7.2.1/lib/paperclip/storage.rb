@@ -1,0 +1,3 @@
+require "paperclip/storage/filesystem"
+require "paperclip/storage/fog"
+require "paperclip/storage/s3"

@@ -1,0 +1,7 @@
+module Resque
+  class VerboseFormatter
+    def call(serverity, datetime, progname, msg)
+      "*** #{msg}\n"
+    end
+  end
+end

@@ -1,0 +1,3 @@
+module Resque
+  Version = VERSION = '2.0.0'
+end

@@ -1,0 +1,4 @@
+module Rserve
+
+  VERSION="0.3.5"
+end

@@ -1,0 +1,3 @@
+
+require 'rserve/simpler'
+R = Rserve::Simpler.new
