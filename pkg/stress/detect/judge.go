@@ -174,9 +174,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		rf := ResultFilesOf(h)
 		j.ResultFiles = &rf
 	case "jobs":
-		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
-		p := JobsPowerOf(h, o.MaxActive, o.Grace)
-		j.Power = &p
+		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
@@ -286,6 +284,11 @@ func countLoad(h *history.History, j *Judgement) TransportFailures {
 		}
 	}
 	return tr
+}
+
+func jobsPower(h *history.History, o Options) *JobsPower {
+	p := JobsPowerOf(h, o.MaxActive, o.Grace)
+	return &p
 }
 
 // jobsReasons says why a jobs run without findings is not conclusive: jobs not finished, no
