@@ -141,7 +141,8 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.stderr)
 	}
 	reasons := strings.Join(r.rep.Reasons, "; ")
-	if r.code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") {
+	if r.code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") ||
+		!strings.Contains(reasons, "poll less often") {
 		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, reasons, r.stderr)
 	}
 	h := readHistory(t, r.hist)

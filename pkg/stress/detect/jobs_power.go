@@ -31,6 +31,9 @@ type JobsPower struct {
 	// lines show. SlowestReadS is the longest single observation (a status read or a submit).
 	CycleS       float64 `json:"poll_cycle_s"`
 	SlowestReadS float64 `json:"slowest_read_s"`
+	// ReadS is the median time one observation took; PollS the run's --poll.
+	ReadS float64 `json:"median_read_s"`
+	PollS float64 `json:"poll_s"`
 	// Changes is how many changes of state the cycle was measured on.
 	Changes int `json:"changes"`
 	// MostSeen is the most jobs surely active at once; FullForS the longest stretch, in seconds,
@@ -55,9 +58,9 @@ type JobsPower struct {
 // JobsPowerOf measures what a jobs run could see, from its history alone.
 func JobsPowerOf(h *history.History, maxActive int, grace time.Duration) JobsPower {
 	r := readJobsRun(h)
-	p := JobsPower{StrandLimitS: StrandLimit(h, grace).Seconds()}
+	p := JobsPower{StrandLimitS: StrandLimit(h, grace).Seconds(), PollS: headerDuration(h.Header.Poll).Seconds()}
 	var sure []interval
-	var brackets []time.Duration
+	var brackets, reads []time.Duration
 	for _, id := range r.ids {
 		line := r.lines[id]
 		if line == nil {
@@ -70,6 +73,7 @@ func JobsPowerOf(h *history.History, maxActive int, grace time.Duration) JobsPow
 		}
 		sure = append(sure, s...)
 		for i, run := range line.Runs {
+			reads = append(reads, run.FirstEnd.Sub(run.FirstStart), run.LastEnd.Sub(run.LastStart))
 			p.SlowestReadS = max(p.SlowestReadS, run.FirstEnd.Sub(run.FirstStart).Seconds(), run.LastEnd.Sub(run.LastStart).Seconds())
 			if i > 0 {
 				brackets = append(brackets, run.FirstEnd.Sub(line.Runs[i-1].LastStart))
@@ -77,10 +81,7 @@ func JobsPowerOf(h *history.History, maxActive int, grace time.Duration) JobsPow
 		}
 	}
 	p.Changes = len(brackets)
-	if len(brackets) > 0 {
-		slices.Sort(brackets)
-		p.CycleS = brackets[len(brackets)/2].Seconds()
-	}
+	p.CycleS, p.ReadS = median(brackets).Seconds(), median(reads).Seconds()
 	p.MostSeen, _, _ = peak(sure)
 	if maxActive > 0 {
 		p.FullForS = longestAtLeast(sure, maxActive).Seconds()
@@ -119,10 +120,23 @@ func (p JobsPower) Reasons(maxActive int) []string {
 	return out
 }
 
-// CeilingRemedy says how to give a run the power to see a breach of the ceiling.
+// CeilingRemedy says how to give a run the power to see a breach of the ceiling. When the cycle is
+// mostly the poll interval (reads are quick), polling more often shortens it; when it is mostly
+// the reads (the service answers slowly under the polls), polling less often does.
 func (p JobsPower) CeilingRemedy() string {
-	return fmt.Sprintf("make each job run longer than two poll cycles (%s here), send more requests, or poll less often (--poll) so that the service answers faster",
-		secs(2*p.CycleS))
+	poll := "poll less often (--poll) so that the service answers faster"
+	if p.PollS > 0 && p.ReadS*2 < p.PollS {
+		poll = fmt.Sprintf("poll more often (--poll %s: status reads take %s here)", secs(p.PollS/4), secs(p.ReadS))
+	}
+	return fmt.Sprintf("make each job run longer than two poll cycles (%s here), send more requests, or %s", secs(2*p.CycleS), poll)
+}
+
+func median(ds []time.Duration) time.Duration {
+	if len(ds) == 0 {
+		return 0
+	}
+	slices.Sort(ds)
+	return ds[len(ds)/2]
 }
 
 func secs(s float64) string {
