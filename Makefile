@@ -9,7 +9,7 @@ GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
 
-.PHONY: build image test test-deps lint bench demo clean openstudio-server
+.PHONY: build image test test-deps lint bench demo clean openstudio-server elb-openapi
 IMAGE ?= osctl:$(VERSION)
 
 build:
@@ -39,6 +39,12 @@ test: test-deps
 # `osctl stress`, and stops every process it started on Ctrl-C. Needs scripts/test-deps.sh's packages.
 openstudio-server:
 	OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) $(GO) run ./internal/testenv/openstudioenv/cmd/openstudio-server $(ARGS)
+
+# The real elb-openapi (third_party/elb-openapi-352a1f4) on loopback, 2 replicas, with faked
+# kubectl/azcopy/az/elastic-blast (docs/migration/jobs.md); the token is ELB_OPENAPI_API_TOKEN.
+elb-openapi:
+	$(GO) build -o bin/elb-openapi ./internal/testenv/elbenv/cmd/elb-openapi
+	bin/elb-openapi $(ARGS)
 
 $(GOLANGCI):
 	mkdir -p $(OSCTL_CACHE)/tools

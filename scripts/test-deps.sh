@@ -32,6 +32,11 @@ if ! command -v prometheus >/dev/null || ! command -v promtool >/dev/null; then 
 # so that their text renders.
 command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need+=(chromium)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+# The real elb-openapi (third_party/elb-openapi-352a1f4, internal/testenv/elbenv) runs under
+# Debian's own /usr/bin/python3 and its FastAPI stack: fastapi 0.92, uvicorn 0.17.6, pydantic 1.10.
+if ! /usr/bin/python3 -c 'import fastapi, uvicorn, pydantic, starlette, h11, requests' 2>/dev/null; then
+  need+=(python3-fastapi python3-uvicorn python3-pydantic python3-starlette python3-h11 python3-requests)
+fi
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
@@ -39,6 +44,7 @@ if [ ${#need[@]} -gt 0 ]; then
   fi
   echo "installing ${need[*]}" >&2
   export DEBIAN_FRONTEND=noninteractive
+  # Other jobs on the machine may hold the dpkg lock: wait for it rather than fail.
   apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
   apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${need[@]}" >&2
 fi

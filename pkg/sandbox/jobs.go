@@ -72,8 +72,10 @@ func isoTime(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.00
 // service's process-local dict) or Redis (the shared queue: one store for every replica). Every
 // method is atomic.
 type jobStore interface {
-	// create stores a new queued job unless one with its id exists, in which case it returns that
-	// one and false. Every requeueEvery-th job created is marked to be requeued once with phase.
+	// create stores a new queued job. The shared store (the fixed service) creates it only unless
+	// one with its id exists, in which case it returns that one and false; the local store writes
+	// it over any job of its id, as elb-openapi's dict does (localStore.create). Every
+	// requeueEvery-th job created is marked to be requeued once with phase.
 	create(ctx context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error)
 	get(ctx context.Context, id string) (jobRec, error)
 	// list returns every job, oldest first.

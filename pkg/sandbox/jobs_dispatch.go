@@ -113,7 +113,8 @@ func (s *jobService) cancel(id string) {
 
 // submitThread is _run_submit_bg: the job goes submitting, `elastic-blast submit` runs, then the
 // job is running (or requeued once, as its record says), and the thread's exit claims the next
-// queued job. A thread that "dies" (the recovered requeue) claims nothing: its job stays
+// queued job. Like _update_job, its updates apply to the job whatever its state, as long as it
+// exists: a job a second submit of its key wrote back to queued meanwhile becomes running again. A thread that "dies" (the recovered requeue) claims nothing: its job stays
 // submitting, holding its slot, until the watchdog requeues it.
 func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
 	ctx, id := s.ctx, j.id()
@@ -133,7 +134,7 @@ func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
 		return
 	}
 	now := s.stamp()
-	ok, err := s.st.update(ctx, id, []string{JobDispatching}, map[string]string{"status": JobSubmitting,
+	ok, err := s.st.update(ctx, id, nil, map[string]string{"status": JobSubmitting,
 		"attempt": strconv.FormatInt(j.int("attempt")+1, 10), "updated_at": now, "last_progress_at": now})
 	if err != nil || !ok || !pause(ctx, stop, step) {
 		return
@@ -141,13 +142,13 @@ func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
 	now = s.stamp()
 	switch j[fRequeue] {
 	case PhaseWaitingForCapacity:
-		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{"status": JobQueued, "phase": PhaseWaitingForCapacity,
+		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobQueued, "phase": PhaseWaitingForCapacity,
 			fRequeue: "", "updated_at": now, "last_progress_at": now})
 	case PhaseRecovered:
 		died = true
-		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{fDead: "1", fRequeue: ""})
+		_, err = s.st.update(ctx, id, nil, map[string]string{fDead: "1", fRequeue: ""})
 	default:
-		_, err = s.st.update(ctx, id, []string{JobSubmitting}, map[string]string{"status": JobRunning, "phase": "submitted",
+		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobRunning, "phase": "submitted",
 			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), "updated_at": now, "last_progress_at": now})
 	}
 	if err != nil && ctx.Err() == nil {

@@ -22,19 +22,25 @@ func newLocalStore() *localStore {
 	return &localStore{jobs: map[string]jobRec{}, active: map[string]bool{}}
 }
 
+// create is main.py's _save_job at the end of a submit: the job is written as given, queued, over
+// any job of the same id. elb-openapi looks a replay of the key up long before it saves (the two
+// steps are not atomic), so a second submit of a key that passed the lookup while the first was
+// still in flight writes its queued job over the first one's, even once that one was dispatched:
+// its slot is freed while its submit thread runs (the replay race, docs/sandbox.md). The dict
+// keeps the job's place in its order.
 func (s *localStore) create(_ context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if old, ok := s.jobs[j.id()]; ok {
-		return maps.Clone(old), false, nil
-	}
 	j = maps.Clone(j)
 	s.created++
 	if requeueEvery > 0 && s.created%int64(requeueEvery) == 0 {
 		j[fRequeue] = phase
 	}
+	if _, ok := s.jobs[j.id()]; !ok {
+		s.order = append(s.order, j.id())
+	}
 	s.jobs[j.id()] = j
-	s.order = append(s.order, j.id())
+	delete(s.active, j.id())
 	return maps.Clone(j), true, nil
 }
 

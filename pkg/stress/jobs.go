@@ -64,8 +64,12 @@ func (s *jobsStage) after(_ context.Context, _ bool, l *Load, _ *history.Footer)
 		return nil, false, JobsError(ae, s.r.cfg.Header)
 	}
 	sum := l.Jobs
-	s.r.d.Observer.phase(PhaseFollow, fmt.Sprintf("followed %d jobs: %d ended, %d not finished, %d gone; %d seen requeued, %d submits replayed",
-		sum.Followed, sum.Ended, sum.NotFinished, sum.Gone, sum.Requeued, sum.Replayed))
+	msg := fmt.Sprintf("followed %d jobs: %d ended, %d not finished, %d gone; %d seen requeued, %d submits replayed",
+		sum.Followed-sum.NotFound, sum.Ended, sum.NotFinished, sum.Gone, sum.Requeued, sum.Replayed)
+	if sum.Unanswered > 0 {
+		msg += fmt.Sprintf("; %d submits got no answer: the jobs their keys name were looked for, %d found, %d never appeared", sum.Unanswered, sum.Found, sum.NotFound)
+	}
+	s.r.d.Observer.phase(PhaseFollow, msg)
 	return nil, true, nil
 }
 

@@ -246,6 +246,9 @@ func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 		}
 		w.jobs.Wait()
 		l.Refused, l.Jobs = w.jobs.Refused(), w.jobs.Summary()
+		if l.Refused == nil && ctx.Err() == nil {
+			w.jobs.ReadList(ctx)
+		}
 	}
 	return l, nil
 }

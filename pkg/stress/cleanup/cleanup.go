@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -29,13 +30,18 @@ type Result struct {
 	// Removed are the run's directories on the volume, and Files how many files they hold.
 	Removed []string `json:"removed"`
 	Files   int      `json:"files"`
-	// Jobs are a jobs run's jobs, and what deleting each did; Unknown counts the submits that
-	// got no answer and no replay (their jobs' ids are unknown).
+	// Jobs are a jobs run's jobs, and what deleting each did: every job an answer named, and
+	// every job the idempotency key of a submit that got no answer names (the service derives the
+	// id from the key). Unknown counts the submits that got no answer and carried no key: their
+	// jobs' ids are unknown.
 	Jobs        []profile.JobDeletion `json:"jobs,omitempty"`
 	Deleted     int                   `json:"deleted,omitempty"`
 	AlreadyGone int                   `json:"already_gone,omitempty"`
+	NotFound    int                   `json:"not_found,omitempty"`
 	NotDeleted  int                   `json:"not_deleted,omitempty"`
 	Unknown     int                   `json:"unknown_submits,omitempty"`
+	// InFlightWait is how long after a submit that got no answer its job was looked for.
+	InFlightWait string `json:"in_flight_wait,omitempty"`
 }
 
 // Plan is a cleanup ready to be applied: Result says what it would do.
@@ -48,6 +54,7 @@ type Plan struct {
 	client   profile.Doer
 	header   http.Header
 	replicas int
+	wait     time.Duration
 }
 
 // Options say where a run's objects are.
@@ -61,6 +68,9 @@ type Options struct {
 	Header http.Header
 	// Client sends the requests.
 	Client profile.Doer
+	// InFlightWait is how long after a submit that got no answer its job is looked for
+	// (profile.JobCleanup.InFlightWait).
+	InFlightWait time.Duration
 }
 
 // Files plans removing one run's directories under the volume root (--run ID --state-dir DIR).
@@ -89,17 +99,21 @@ func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, erro
 		if err != nil {
 			return nil, err
 		}
-		p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header}
+		p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header,
+			wait: o.InFlightWait}
 		replicas := map[string]bool{}
 		for _, j := range jobs {
 			replicas[j.Target] = true
-			p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: "would delete"})
+			p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: WouldDelete})
 		}
 		p.replicas = len(replicas)
 		return p, nil
 	}
 	return nil, &UsageError{fmt.Sprintf("the history is of a %s run, which leaves nothing to clean up", h.Header.Profile)}
 }
+
+// WouldDelete is a planned job's outcome in a dry run.
+const WouldDelete = "would delete"
 
 // UsageError says the cleanup asked for cannot be planned as given, and what to pass instead.
 type UsageError struct{ Msg string }
@@ -125,7 +139,11 @@ func (p *Plan) toDelete() int {
 func (p *Plan) Question() string {
 	switch {
 	case p.jobs != nil:
-		return fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s)?", len(p.jobs), p.Run, p.replicas)
+		q := fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s)?", len(p.jobs), p.Run, p.replicas)
+		if n := p.unanswered(); n > 0 {
+			q = fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s) (%d of them named only by the idempotency key of a submit that got no answer: they may not exist)?", len(p.jobs), p.Run, p.replicas, n)
+		}
+		return q
 	case p.Target != "":
 		return fmt.Sprintf("Delete %d analyses of stress run %s through %s, and remove %d directories (%d files) under %s?", p.toDelete(), p.Run, p.Target, len(p.Removed), p.Files, p.root)
 	}
@@ -160,8 +178,20 @@ func (p *Plan) Apply(ctx context.Context) (*Result, error) {
 	return &r, nil
 }
 
+func (p *Plan) unanswered() int {
+	n := 0
+	for _, j := range p.jobs {
+		if j.Unanswered {
+			n++
+		}
+	}
+	return n
+}
+
 func (p *Plan) applyJobs(ctx context.Context, r Result) (*Result, error) {
-	dels, err := (&profile.JobCleanup{Client: p.client, Header: p.header}).Delete(ctx, p.jobs)
+	c := &profile.JobCleanup{Client: p.client, Header: p.header, InFlightWait: p.wait}
+	r.InFlightWait = c.InFlightWaitOrDefault().String()
+	dels, err := c.Delete(ctx, p.jobs)
 	r.Jobs = dels
 	for _, d := range dels {
 		switch d.Outcome {
@@ -169,6 +199,8 @@ func (p *Plan) applyJobs(ctx context.Context, r Result) (*Result, error) {
 			r.Deleted++
 		case profile.JobAlreadyGone:
 			r.AlreadyGone++
+		case profile.JobNotFound:
+			r.NotFound++
 		default:
 			r.NotDeleted++
 		}

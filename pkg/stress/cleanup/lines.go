@@ -27,26 +27,49 @@ func (r *Result) Lines() []string {
 		}
 	}
 	for _, d := range r.Jobs {
-		line := fmt.Sprintf("%s job %s on %s", d.Outcome, d.ID, d.Target)
-		if d.Error != "" {
-			line += ": " + d.Error
-		}
-		out = append(out, line)
+		out = append(out, jobLine(d))
 	}
 	for _, d := range r.Removed {
 		out = append(out, verb+" "+d)
 	}
 	if r.Unknown > 0 {
-		out = append(out, fmt.Sprintf("%d submits got no answer and no replay: any job they made is unknown (look for it in GET /v1/jobs)", r.Unknown))
+		what := fmt.Sprintf("%d submits got no answer and carried no idempotency_key: any job they made has", r.Unknown)
+		if r.Unknown == 1 {
+			what = "1 submit got no answer and carried no idempotency_key: any job it made has"
+		}
+		out = append(out, what+" an id nobody knows (look for it in GET /v1/jobs on its replica)")
 	}
 	last := fmt.Sprintf("run %s: ", r.Run)
 	switch {
 	case r.Profile == "jobs" && r.DryRun:
 		return append(out, last+fmt.Sprintf("would delete %d jobs", len(r.Jobs)))
 	case r.Profile == "jobs":
-		return append(out, last+fmt.Sprintf("deleted %d jobs, %d already gone, %d not deleted", r.Deleted, r.AlreadyGone, r.NotDeleted))
+		return append(out, last+fmt.Sprintf("deleted %d jobs, %d already gone, %d not found, %d not deleted", r.Deleted, r.AlreadyGone, r.NotFound, r.NotDeleted))
 	case r.Target != "":
 		last += fmt.Sprintf("%s %d analyses through the API; ", del, deleted)
 	}
 	return append(out, last+fmt.Sprintf("%s %d directories (%d files)", verb, len(r.Removed), r.Files))
+}
+
+// jobLine is one job's line: what was (or would be) done to it, and how the run knows it when no
+// answer named it.
+func jobLine(d profile.JobDeletion) string {
+	line := fmt.Sprintf("%s job %s on %s", d.Outcome, d.ID, d.Target)
+	if d.Outcome != profile.JobDeleted && d.Outcome != WouldDelete {
+		line = fmt.Sprintf("job %s on %s %s", d.ID, d.Target, d.Outcome)
+	}
+	if d.Seq > 0 {
+		line += fmt.Sprintf(" (submit #%d", d.Seq)
+		if d.How != "" {
+			line += "; " + d.How
+		}
+		line += ")"
+	}
+	if d.Again {
+		line += ": it came back after it was deleted (a submit still in flight made it again) and was deleted again"
+	}
+	if d.Error != "" {
+		line += ": " + d.Error
+	}
+	return line
 }

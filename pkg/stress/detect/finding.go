@@ -35,7 +35,15 @@ type Finding struct {
 	// do: the uploads a mixed extraction's entries come from, the upload a duplicate result's
 	// file holds.
 	Holds []int64 `json:"holds,omitempty"`
+	// Cause names a known cause the evidence points at, when one does (CauseReplayRace).
+	Cause string `json:"cause,omitempty"`
 }
+
+// CauseReplayRace is a ceiling breach on one replica alone after a replay of a submit that was
+// still in flight: elb-openapi looks a replay up before it saves the job, and the two steps are
+// not atomic (main.py submit_job), so the replay re-creates the job as queued and frees a slot
+// still in use. It is the service's replay race, not its per-replica queues.
+const CauseReplayRace = "replay race"
 
 // RequestRef names one request of the history as evidence.
 type RequestRef struct {

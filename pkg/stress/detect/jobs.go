@@ -48,6 +48,7 @@ type jobsRun struct {
 
 func readJobsRun(h *history.History) jobsRun {
 	r := jobsRun{submits: map[string]*history.Record{}, lines: map[string]*history.Record{}}
+	var unanswered []*history.Record
 	for i := range h.Records {
 		rec := &h.Records[i]
 		switch {
@@ -58,11 +59,24 @@ func readJobsRun(h *history.History) jobsRun {
 					r.ids = append(r.ids, rec.Returned)
 				}
 			} else if rec.Outcome == history.Ambiguous {
-				r.unknown++
+				unanswered = append(unanswered, rec)
 			}
 		case rec.Kind == history.KindJob:
 			r.lines[rec.Job] = rec
 		}
+	}
+	// A submit that got no answer, whose job the polls found by the id its key names, is judged
+	// as a job of the run from when it was sent; one whose job was never found may still hold a
+	// slot nobody sees.
+	for _, rec := range unanswered {
+		if l := r.lines[rec.KeyJob]; rec.KeyJob != "" && l != nil && seen(l) {
+			if r.submits[rec.KeyJob] == nil {
+				r.submits[rec.KeyJob] = rec
+				r.ids = append(r.ids, rec.KeyJob)
+			}
+			continue
+		}
+		r.unknown++
 	}
 	sort.Strings(r.ids)
 	return r
@@ -134,13 +148,12 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 		queued = append(queued, qs...)
 		could = append(could, mayHoldSlot(id, sub.Start, line, qs)...)
 	}
+	out = append(out, recreated(r)...)
 	if maxActive <= 0 {
 		return out
 	}
 	if n, at, who := peak(sure); n > maxActive {
-		out = append(out, Finding{Kind: Ceiling, Object: fmt.Sprintf("%d jobs", n), Requests: jobRefs(who, r.submits),
-			Expected: fmt.Sprintf("at most %d jobs active at once", maxActive),
-			Got:      fmt.Sprintf("%d jobs surely active at %s", n, at.Format(time.RFC3339Nano))})
+		out = append(out, ceilingFinding(h, r, sure, maxActive, n, at, who))
 	}
 	free := maxActive - r.unknown
 	for _, q := range queued {

@@ -43,6 +43,9 @@ type Options struct {
 	// Transport, with Load, counts the load requests that got no answer and the first one's error
 	// (otherwise they are read from the records): an inconclusive run says what they got.
 	Transport TransportFailures
+	// IgnorePower judges a jobs run as if its polls could have seen every breach (JobsPower): the
+	// verdict before the power rule, for mutation tests and comparisons. osctl never sets it.
+	IgnorePower bool
 }
 
 // LoadCounts are load requests by outcome.
@@ -103,6 +106,8 @@ type Judgement struct {
 	ResultFiles  *ResultFiles   `json:"result_files,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
+	// Power is what a jobs run could see (JobsPowerOf).
+	Power *JobsPower `json:"power,omitempty"`
 	// Thresholds are the ones this verdict applied.
 	Thresholds Thresholds `json:"thresholds"`
 }
@@ -154,24 +159,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Load, j.Acknowledged = o.Load.Total, o.Load.Acknowledged
 		j.Outcomes = map[string]int{history.Acknowledged: o.Load.Acknowledged, history.Rejected: o.Load.Rejected, history.Ambiguous: o.Load.Ambiguous}
 	} else {
-		tr = TransportFailures{}
-		for i := range h.Records {
-			r := &h.Records[i]
-			if r.Kind != history.KindRequest || r.Setup {
-				continue
-			}
-			j.Load++
-			j.Outcomes[r.Outcome]++
-			if r.Applied() {
-				j.Acknowledged++
-			}
-			if r.Error != "" && r.Status == 0 {
-				tr.Count++
-				if tr.First == "" {
-					tr.First = r.Error
-				}
-			}
-		}
+		tr = countLoad(h, &j)
 	}
 	if j.Load > 0 {
 		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
@@ -186,7 +174,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		rf := ResultFilesOf(h)
 		j.ResultFiles = &rf
 	case "jobs":
-		j.Findings = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...)
+		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
@@ -222,13 +210,8 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 				j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
 			}
 		}
-		if n := JobsNotFinished(h); h.Header.Profile == "jobs" && n > 0 {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
-		}
-		if h.Header.Profile == "jobs" && o.MaxActive <= 0 {
-			j.Reasons = append(j.Reasons, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
-		} else if h.Header.Profile == "jobs" && j.Acknowledged <= o.MaxActive {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d jobs acknowledged: more than the ceiling %d are needed to test it", j.Acknowledged, o.MaxActive))
+		if h.Header.Profile == "jobs" {
+			j.Reasons = append(j.Reasons, jobsReasons(h, &j, o)...)
 		}
 		if len(j.Reasons) > 0 {
 			j.Verdict, j.Conclusive = Inconclusive, false
@@ -269,4 +252,59 @@ func ContentionOf(h *history.History) Contention {
 		c.Fraction = float64(c.Contended) / float64(c.Analyses)
 	}
 	return c
+}
+
+// plural is "1 job", "2 jobs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// countLoad counts the history's load requests by outcome into j, and returns those that got no
+// answer.
+func countLoad(h *history.History, j *Judgement) TransportFailures {
+	var tr TransportFailures
+	for i := range h.Records {
+		r := &h.Records[i]
+		if r.Kind != history.KindRequest || r.Setup {
+			continue
+		}
+		j.Load++
+		j.Outcomes[r.Outcome]++
+		if r.Applied() {
+			j.Acknowledged++
+		}
+		if r.Error != "" && r.Status == 0 {
+			tr.Count++
+			if tr.First == "" {
+				tr.First = r.Error
+			}
+		}
+	}
+	return tr
+}
+
+func jobsPower(h *history.History, o Options) *JobsPower {
+	p := JobsPowerOf(h, o.MaxActive, o.Grace)
+	return &p
+}
+
+// jobsReasons says why a jobs run without findings is not conclusive: jobs not finished, no
+// ceiling, too few jobs, or polls that could not have seen a breach (JobsPower).
+func jobsReasons(h *history.History, j *Judgement, o Options) []string {
+	var out []string
+	if n := JobsNotFinished(h); n > 0 {
+		out = append(out, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
+	}
+	switch {
+	case o.MaxActive <= 0:
+		out = append(out, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
+	case j.Acknowledged <= o.MaxActive:
+		out = append(out, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
+	case j.Power != nil && !o.IgnorePower:
+		out = append(out, j.Power.Reasons(o.MaxActive)...)
+	}
+	return out
 }

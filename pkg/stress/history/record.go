@@ -37,6 +37,7 @@ const (
 	OpCreateDataPoint = "create_data_point"
 	OpUploadFile      = "upload_file"
 	OpSubmitJob       = "submit_job"
+	OpJobList         = "job_list" // a read-back: one job of the run in the service's job list
 	OpHTTP            = "http"
 )
 
@@ -102,6 +103,24 @@ type Record struct {
 	// answered 404 on its replica (after osctl deleted nothing), and was followed no more.
 	Replay *Replay `json:"replay,omitempty"`
 	Gone   bool    `json:"gone,omitempty"`
+	// KeyJob, on a submit, is the job id the service derives from the body's idempotency key
+	// (elb-openapi: sha256("<submission_source>:<key>")[:12]): the job the submit made, or would
+	// have made, even when no answer named it. Empty when the body has no key.
+	KeyJob string `json:"key_job_id,omitempty"`
+	// Listed, on a read-back of Op OpJobList, is how the service's own job list (GET /v1/jobs on
+	// the replica that accepted the job) showed job Job after following the run's jobs ended.
+	Listed *Listed `json:"listed,omitempty"`
+}
+
+// Listed is one job as the service's own job list shows it.
+type Listed struct {
+	Status string `json:"status"`
+	// StartedAt is when the service first dispatched the job (elb-openapi keeps the first
+	// dispatch across requeues); zero when it never did.
+	StartedAt time.Time `json:"started_at,omitzero"`
+	// RunSeconds is the service's whole seconds from StartedAt to the job's end (or to the list,
+	// for a job still active); nil when it never started.
+	RunSeconds *int64 `json:"run_seconds,omitempty"`
 }
 
 // WallClock returns the record with its times as a history file holds them, without the
@@ -132,6 +151,11 @@ type Replay struct {
 	Status  int       `json:"status,omitempty"`
 	Error   string    `json:"error,omitempty"`
 	Outcome string    `json:"outcome"`
+	// Existing is set when an acknowledged replay's answer said it returned the job the key
+	// already named ("Existing job returned for idempotency_key."); an acknowledged replay
+	// without it was answered as a new submit: the replica did not hold the job yet, so the
+	// first submit was still in flight (elb-openapi's replay race, docs/migration/jobs.md).
+	Existing bool `json:"existing,omitempty"`
 }
 
 // JobState is one job of an analysis as status.json lists it.

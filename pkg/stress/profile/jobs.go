@@ -32,6 +32,10 @@ const (
 	DefaultJobTimeout = 30 * time.Minute
 	// goneAfter is how many 404s in a row end following a job that was seen: it is gone.
 	goneAfter = 3
+	// UnansweredWait is how long after a submit that got no answer was last sent the job its
+	// idempotency key names is looked for: the service goes on with a submit after the client
+	// gave up, and makes the job seconds later.
+	UnansweredWait = 30 * time.Second
 )
 
 // Jobs is the jobs profile: a burst of POST /v1/jobs, each acknowledged job then followed by
@@ -64,6 +68,8 @@ type Jobs struct {
 	refusedMu sync.Mutex
 	refused   *AuthError
 	stats     jobStats
+	madeMu    sync.Mutex
+	made      map[string]map[string]bool // target -> the jobs the run made or may have made there
 }
 
 // AuthError says the job API refused the token (401 or 403): the run stops.
@@ -117,9 +123,9 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 		seq := i + 1
 		t := p.Targets[int(i)%len(p.Targets)].URL
 		nonce := Nonce(p.Run, seq)
-		body, key := p.renderBody(seq, nonce)
+		body, key, keyJob := p.renderSubmit(seq, nonce)
 		return &jobOp{p: p, target: t, body: body, key: key, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
-			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce}}, true
+			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}}, true
 	})
 }
 
@@ -185,8 +191,13 @@ type submitAnswer struct {
 	JobID     string `json:"job_id"`
 	Status    string `json:"status"`
 	StatusURL string `json:"status_url"`
+	Message   string `json:"message"`
 	Detail    any    `json:"detail"`
 }
+
+// existingJobMessage is how elb-openapi answers a replay of a key whose job it holds (main.py
+// submit_job); a fresh submit's answer says to poll the status instead.
+const existingJobMessage = "Existing job returned for idempotency_key."
 
 func readAnswer(resp *http.Response) submitAnswer {
 	var ans submitAnswer
@@ -236,8 +247,15 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	}
 	rec.Outcome = out.String()
 	rec.Returned, rec.Job = ans.JobID, ans.JobID
+	switch out {
+	case attack.Acknowledged:
+		p.noteJob(rec.Target, ans.JobID)
+	case attack.Ambiguous:
+		p.noteJob(rec.Target, rec.KeyJob)
+	}
 	p.Record(rec)
-	if out == attack.Acknowledged {
+	switch {
+	case out == attack.Acknowledged:
 		first := history.StateRun{State: strings.ToLower(ans.Status), Polls: 1, FirstStart: seenAt[0], FirstEnd: seenAt[1], LastStart: seenAt[0], LastEnd: seenAt[1]}
 		if first.State == "" {
 			first.State = "unreadable"
@@ -246,7 +264,20 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		p.followers.Add(1)
 		go func() {
 			defer p.followers.Done()
-			p.follow(p.ctx, rec.Target, ans.JobID, statusURL, first)
+			p.follow(p.ctx, rec.Target, ans.JobID, statusURL, &first, time.Time{})
+		}()
+	case out == attack.Ambiguous && rec.KeyJob != "" && p.ctx.Err() == nil:
+		// No answer named the job, but the key does: the service may go on with the submit
+		// and make the job after the client gave up. Follow it by that id.
+		sent := rec.Start
+		if rec.Replay != nil {
+			sent = rec.Replay.Start
+		}
+		statusURL := resolveStatusURL(o.target, "", rec.KeyJob)
+		p.followers.Add(1)
+		go func() {
+			defer p.followers.Done()
+			p.follow(p.ctx, rec.Target, rec.KeyJob, statusURL, nil, sent.Add(UnansweredWait))
 		}()
 	}
 	return out
@@ -273,6 +304,7 @@ func (o *jobOp) replay() (*history.Replay, submitAnswer) {
 		rp.Error, rp.Outcome = err.Error(), history.Ambiguous
 	case rp.Status >= 200 && rp.Status < 300 && ans.JobID != "":
 		rp.Outcome = history.Acknowledged
+		rp.Existing = ans.Message == existingJobMessage
 	case rp.Status >= 500 && rp.Status != http.StatusServiceUnavailable:
 		rp.Outcome = history.Ambiguous
 	default:

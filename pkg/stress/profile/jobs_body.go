@@ -2,11 +2,37 @@ package profile
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
+
+// DefaultSubmissionSource is the submission_source of a body that names none (elb-openapi's
+// default for an external client).
+const DefaultSubmissionSource = "external_api"
+
+// JobIDFromKey is the job id elb-openapi derives from a submit's idempotency key (main.py's
+// _job_id_from_idempotency_key): the first 12 hex digits of the sha256 of
+// "<submission_source>:<key>" with surrounding blanks removed. ok is false for a key the service
+// refuses (empty, or more than 256 characters with its source).
+func JobIDFromKey(source, key string) (id string, ok bool) {
+	if key == "" {
+		return "", false
+	}
+	if source == "" {
+		source = DefaultSubmissionSource
+	}
+	c := strings.TrimSpace(strings.ToLower(strings.TrimSpace(source)) + ":" + key)
+	if utf8.RuneCountInString(c) > 256 {
+		return "", false
+	}
+	sum := sha256.Sum256([]byte(c))
+	return hex.EncodeToString(sum[:])[:12], true
+}
 
 // DefaultJobDB is the database of the default submit: the small 16S database of elb-openapi's
 // own examples.
@@ -30,17 +56,27 @@ func DefaultJobBody(nonce string) []byte {
 // renderBody returns the submit body of the seq-th request, and its idempotency key ("" when the
 // body has none, or is not a JSON object).
 func (p *Jobs) renderBody(seq int64, nonce string) ([]byte, string) {
+	b, k, _ := p.renderSubmit(seq, nonce)
+	return b, k
+}
+
+// renderSubmit is renderBody with the job id the service derives from the key ("" without one).
+func (p *Jobs) renderSubmit(seq int64, nonce string) (body []byte, key, keyJob string) {
 	if p.Body == "" {
-		return DefaultJobBody(nonce), nonce
+		body, key = DefaultJobBody(nonce), nonce
+		keyJob, _ = JobIDFromKey(DefaultSubmissionSource, key)
+		return body, key, keyJob
 	}
 	s := strings.ReplaceAll(p.Body, "{{nonce}}", nonce)
-	b := []byte(strings.ReplaceAll(s, "{{seq}}", strconv.FormatInt(seq, 10)))
+	body = []byte(strings.ReplaceAll(s, "{{seq}}", strconv.FormatInt(seq, 10)))
 	var m map[string]any
-	if json.Unmarshal(b, &m) != nil {
-		return b, ""
+	if json.Unmarshal(body, &m) != nil {
+		return body, "", ""
 	}
-	k, _ := m["idempotency_key"].(string)
-	return b, k
+	key, _ = m["idempotency_key"].(string)
+	source, _ := m["submission_source"].(string)
+	keyJob, _ = JobIDFromKey(source, key)
+	return body, key, keyJob
 }
 
 // Prepare checks the body template: it must be a JSON object once {{nonce}} and {{seq}} are

@@ -16,6 +16,7 @@ import (
 
 type jobStats struct {
 	followed, ended, gone, notFinished, requeued, replayed atomic.Int64
+	unanswered, found, notFound                            atomic.Int64
 }
 
 // JobsSummary says what following the jobs saw.
@@ -28,26 +29,41 @@ type JobsSummary struct {
 	Requeued int64 `json:"requeued"`
 	// Replayed counts the submits that got no answer and whose replay named their job.
 	Replayed int64 `json:"replayed"`
+	// Unanswered counts the jobs looked for by the id their submit's key names, the submit
+	// having got no answer; Found those that appeared, NotFound those that never did.
+	Unanswered int64 `json:"unanswered"`
+	Found      int64 `json:"found"`
+	NotFound   int64 `json:"not_found"`
 }
 
 // Summary returns what following the jobs saw (after Wait).
 func (p *Jobs) Summary() JobsSummary {
 	s := &p.stats
 	return JobsSummary{Followed: s.followed.Load(), Ended: s.ended.Load(), Gone: s.gone.Load(), NotFinished: s.notFinished.Load(),
-		Requeued: s.requeued.Load(), Replayed: s.replayed.Load()}
+		Requeued: s.requeued.Load(), Replayed: s.replayed.Load(), Unanswered: s.unanswered.Load(), Found: s.found.Load(), NotFound: s.notFound.Load()}
 }
 
-// follow polls one job's status on the replica that accepted it (the submit's answer is its
-// first observation) until the job ends, answers 404 goneAfter times in a row, the timeout
-// passes, or ctx ends, and records one job line with the runs of states its polls saw.
-func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first history.StateRun) {
+// follow polls one job's status on the replica that accepted it until the job ends, answers 404
+// goneAfter times in a row after it was seen, the timeout passes, or ctx ends, and records one job
+// line with the runs of states its polls saw. first is the submit's answer, the job's first
+// observation; nil for a job no answer named (its submit got no answer, and the id is the one its
+// key names), which is looked for until lookUntil and followed from when a poll finds it.
+func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *history.StateRun, lookUntil time.Time) {
 	p.stats.followed.Add(1)
-	rec := &history.Record{Kind: history.KindJob, Job: id, Target: target, Path: redact.URL(statusURL), Runs: []history.StateRun{first}}
+	rec := &history.Record{Kind: history.KindJob, Job: id, Target: target, Path: redact.URL(statusURL)}
+	if first != nil {
+		rec.Runs = []history.StateRun{*first}
+	} else {
+		p.stats.unanswered.Add(1)
+	}
+	found := first != nil
 	defer func() {
 		if hasRequeue(rec.Runs) {
 			p.stats.requeued.Add(1)
 		}
 		switch {
+		case first == nil && !found:
+			p.stats.notFound.Add(1)
 		case rec.Done:
 			p.stats.ended.Add(1)
 		case rec.Gone:
@@ -55,9 +71,12 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first h
 		default:
 			p.stats.notFinished.Add(1)
 		}
+		if first == nil && found {
+			p.stats.found.Add(1)
+		}
 		p.Record(rec)
 	}()
-	if TerminalStates[first.State] {
+	if first != nil && TerminalStates[first.State] {
 		rec.Done = true
 		return
 	}
@@ -82,9 +101,17 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first h
 			continue // a poll cut by the timeout saw nothing
 		}
 		addRun(rec, state, phase, s, e)
+		found = found || knownState(state)
 		if TerminalStates[state] {
 			rec.Done = true
 			return
+		}
+		if !found {
+			if !p.now().Before(lookUntil) {
+				rec.Error = "no such job: its submit made none within " + UnansweredWait.String()
+				return
+			}
+			continue
 		}
 		if state == "missing" {
 			missing++
@@ -98,6 +125,8 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first h
 		}
 	}
 }
+
+func knownState(s string) bool { return ActiveStates[s] || TerminalStates[s] || s == "queued" }
 
 func hasRequeue(runs []history.StateRun) bool {
 	active := false

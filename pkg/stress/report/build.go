@@ -65,14 +65,21 @@ func project(h *history.History) string {
 }
 
 // ReplicasValidated is how many replicas a clean, conclusive run validated: the Deployment's
-// ready replicas when known, else the distinct sandbox replicas that answered, else 1 (a real
-// server behind one URL may be one replica or many).
+// ready replicas when known, else the distinct sandbox replicas that answered, else, for a jobs
+// run (whose targets are each replica's own URL, docs/migration/jobs.md), its distinct targets,
+// else 1 (a real server behind one URL may be one replica or many).
 func ReplicasValidated(r *Report) int {
+	n, _ := replicasValidated(r)
+	return n
+}
+
+// replicasValidated is ReplicasValidated and what the count rests on, for the next step's line.
+func replicasValidated(r *Report) (int, string) {
 	if r.Verdict != detect.Clean || !r.Conclusive {
-		return 0
+		return 0, ""
 	}
 	if r.Workload != nil {
-		return int(r.Workload.Replicas)
+		return int(r.Workload.Replicas), "the Deployment's ready replicas"
 	}
 	seen := map[int]bool{}
 	for _, t := range r.Targets {
@@ -80,5 +87,15 @@ func ReplicasValidated(r *Report) int {
 			seen[*t.Replica] = true
 		}
 	}
-	return max(len(seen), 1)
+	if len(seen) > 0 {
+		return len(seen), "the sandbox replicas that answered"
+	}
+	urls := map[string]bool{}
+	for _, t := range r.Targets {
+		urls[t.URL] = true
+	}
+	if r.Profile == "jobs" && len(urls) > 1 {
+		return len(urls), "one per --target URL, each a replica's own"
+	}
+	return 1, "one --target URL may be one replica or many: give each replica's own URL, or --deployment, to count them"
 }

@@ -15,12 +15,19 @@ const LockContract = "docs/migration/rails-lock-contract.md"
 func (r *Report) Next() string {
 	switch r.Verdict {
 	case detect.Races:
+		if r.Profile == "jobs" && r.replayRaceOnly() {
+			return "next: this breach is elb-openapi's replay race on one replica (a replay of a submit still in flight re-creates its job and frees a slot still in use), which one shared queue does not fix: raise --timeout above the service's submit time so that no submit is replayed while in flight, and see docs/migration/jobs.md"
+		}
 		if r.Profile == "jobs" {
 			return "next: make one dispatcher own the ceiling across replicas (docs/migration/jobs.md), then run this again: a fixed service gives no finding"
 		}
 		return "next: put each upload and extraction under one lock as " + LockContract + " says, then run this again: a fixed app gives no finding"
 	case detect.Clean:
-		return fmt.Sprintf("next: this run validated %d replica(s); give its --report to 'osctl rollout run --stress-report' to step the HPA up to them", r.MaxReplicasValidated)
+		n, why := r.MaxReplicasValidated, ""
+		if m, w := replicasValidated(r); m == n {
+			why = " (" + w + ")"
+		}
+		return fmt.Sprintf("next: this run validated %d replica%s%s; give its --report to 'osctl rollout run --stress-report' to step the HPA up to them", n, plural(n), why)
 	}
 	return "next: " + r.remedy()
 }
@@ -51,9 +58,28 @@ func (r *Report) remedy() string {
 		return "no extraction could be judged: check that the target's workers run, and raise --settle-timeout"
 	case r.Profile == "jobs" && th.MaxActive <= 0:
 		return "no ceiling known: pass --max-active"
+	case r.Profile == "jobs" && r.Power != nil && !r.Power.Ceiling && r.Counts.Acknowledged > int64(th.MaxActive):
+		return "the polls were too slow to see a breach of the ceiling in jobs this short: " + r.Power.CeilingRemedy()
 	}
 	if len(r.Reasons) > 0 {
 		return "fix what the first reason above says, then run this again: " + r.Reasons[0]
 	}
 	return "run this again"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// replayRaceOnly reports whether every finding is the replay race.
+func (r *Report) replayRaceOnly() bool {
+	for _, f := range r.Findings {
+		if f.Cause != detect.CauseReplayRace {
+			return false
+		}
+	}
+	return len(r.Findings) > 0
 }

@@ -82,6 +82,8 @@ type Report struct {
 	// state it judged.
 	Thresholds *detect.Thresholds `json:"thresholds,omitempty"`
 	StateRead  time.Time          `json:"state_read_at,omitzero"`
+	// Power is what a jobs run's polls could see (detect.JobsPower).
+	Power *detect.JobsPower `json:"power,omitempty"`
 
 	Timeline  []attack.Sample `json:"in_flight_timeline,omitempty"`
 	Histogram []Bucket        `json:"latency_histogram,omitempty"`
@@ -128,6 +130,7 @@ func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
 	th := j.Thresholds
 	r.Thresholds = &th
+	r.Power = j.Power
 	if r.Findings == nil {
 		r.Findings = []detect.Finding{}
 	}

@@ -33,7 +33,11 @@ func (r *Report) Summary() []Row {
 	row("requests", "%d sent, concurrency %d, peak in flight %d, %.0f req/s%s", c.Total, r.Concurrency, r.PeakInFlight, r.Throughput, engine)
 	row("outcomes", "%d acknowledged (%s), %d rejected, %d ambiguous", c.Acknowledged, detect.Pct(r.AckFraction), c.Rejected, c.Ambiguous)
 	row("status", "2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors)
-	row("latency", "p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max)
+	if r.Latency.Count == 0 && c.Total > 0 {
+		row("latency", "none: no load request was answered (%d timeouts, %d transport errors)", c.Timeouts, c.Errors)
+	} else {
+		row("latency", "p50 %.1fms p90 %.1fms p99 %.1fms p99.9 %.1fms max %.1fms", r.Latency.P50, r.Latency.P90, r.Latency.P99, r.Latency.P999, r.Latency.Max)
+	}
 	lat := map[string]Breakdown{}
 	for _, b := range r.PerOperation {
 		lat[b.Name] = b
@@ -77,6 +81,9 @@ func (r *Report) Summary() []Row {
 			lost = ", LOST: " + w.Reason
 		}
 		row(fmt.Sprintf("  worker %d", w.Index), "%s: %d sent, %d acknowledged, %.0f req/s, p99 %.1fms, %d errors%s", w.Pod, w.Sent, w.Acknowledged, w.Throughput, w.P99, w.Errors, lost)
+	}
+	if p := r.Power; p != nil && r.Thresholds != nil && r.Thresholds.MaxActive > 0 {
+		row("seen", "%s", p.Line(r.Thresholds.MaxActive))
 	}
 	if c := r.CountsLine(); c != "" {
 		row("findings", "%s", c)

@@ -29,6 +29,7 @@ type CleanupOptions struct {
 	Target   string
 	Headers  []string
 	Timeout  time.Duration
+	InFlight time.Duration
 	DryRun   bool
 	Yes      bool
 	Format   output.Format
@@ -54,7 +55,12 @@ later, in a background job.
 
 With --history FILE of a jobs run, cleanup deletes the run's jobs through the job API
 (DELETE /v1/jobs/{id}), each on the replica that accepted it, then checks that each answers
-404. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
+404. It deletes only jobs of the run: those an answer named, and those the idempotency key of a
+submit that got no answer names (elb-openapi derives a job's id from its key), never another
+client's. A submit that got no answer may still be running at the service and make its job
+later: such jobs are looked for again every second, and deleted should they appear or come
+back, until --in-flight-wait after their submit was sent; one never found is reported as not
+found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
   osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --yes
   osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
@@ -76,6 +82,7 @@ With --history FILE of a jobs run, cleanup deletes the run's jobs through the jo
 	fl.StringVar(&o.Target, "target", "", "with an openstudio --history: the server to delete the analyses through (default the run's first target)")
 	fl.StringArrayVar(&o.Headers, "header", nil, "with --history: request header 'Name: value' (repeatable; 'X-ELB-API-Token: TOKEN'); values are never printed")
 	fl.DurationVar(&o.Timeout, "timeout", 6*time.Minute, "with --history: timeout of one request (deleting an active job makes elb-openapi run elastic-blast delete, up to 5 minutes)")
+	fl.DurationVar(&o.InFlight, "in-flight-wait", profile.DefaultInFlightWait, "with a jobs --history: how long after a submit that got no answer was sent its job is looked for")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "list what would be removed, remove nothing")
 	fl.BoolVar(&o.Yes, "yes", false, "remove without asking")
 	output.AddFlag(cmd, &o.Format)
@@ -89,6 +96,9 @@ func (o *CleanupOptions) validate() error {
 	case o.History != "":
 		if o.Timeout <= 0 {
 			return cmdutil.Usage("--timeout %s: must be above 0", o.Timeout)
+		}
+		if o.InFlight <= 0 {
+			return cmdutil.Usage("--in-flight-wait %s: must be above 0", o.InFlight)
 		}
 		return nil
 	case !profile.ValidRunID(o.Run):
@@ -151,7 +161,7 @@ func (o *CleanupOptions) plan(ctx context.Context) (*stresscleanup.Plan, http.He
 	if err != nil {
 		return nil, hdrs, err
 	}
-	opts := stresscleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: &http.Client{Timeout: o.Timeout}}
+	opts := stresscleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: &http.Client{Timeout: o.Timeout}, InFlightWait: o.InFlight}
 	if o.Target != "" {
 		us, err := profile.ParseTargets([]string{o.Target})
 		if err != nil {

@@ -1,0 +1,230 @@
+package stress
+
+import (
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv/elbenv"
+	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/report"
+)
+
+// These tests run osctl against the real elb-openapi (third_party/elb-openapi-352a1f4, under
+// Debian's FastAPI stack), with only kubectl, azcopy, az and elastic-blast faked
+// (internal/testenv/elbenv). Each is bounded: a few jobs of a few seconds.
+
+// elbToken is the service's ELB_OPENAPI_API_TOKEN in these tests: it must appear in nothing
+// osctl prints or writes.
+const elbToken = "elb-real-token-5c0ffee1"
+
+// elbRun is one osctl run against the real service, with what it wrote.
+type elbRun struct {
+	osctlRun
+	rep  report.Report
+	hist string
+	dir  string
+}
+
+// elbStress runs `osctl stress --profile jobs` against every replica with the token, writing
+// the history and the report in a new directory, and checks that the token is in none of what
+// the run printed or wrote.
+func elbStress(t *testing.T, svc *elbenv.Service, extra ...string) elbRun {
+	t.Helper()
+	dir := t.TempDir()
+	r := elbRun{hist: filepath.Join(dir, "run.jsonl"), dir: dir}
+	args := append([]string{"stress", "--profile", "jobs", "--target", strings.Join(svc.Replicas, ","), "--header", "X-ELB-API-Token: " + elbToken,
+		"--history", r.hist, "--report", filepath.Join(dir, "report.json"), "--junit", filepath.Join(dir, "junit.xml"), "-o", "json"}, extra...)
+	r.osctlRun = runOsctl(t, args...)
+	r.rep = jobsReport(t, r.osctlRun)
+	noToken(t, r.stdout, r.stderr)
+	noTokenInFiles(t, dir)
+	return r
+}
+
+func noToken(t *testing.T, texts ...string) {
+	t.Helper()
+	for _, s := range texts {
+		if strings.Contains(s, elbToken) {
+			t.Errorf("the token appears in osctl's output: %.300s", s[max(0, strings.Index(s, elbToken)-100):])
+		}
+	}
+}
+
+func noTokenInFiles(t *testing.T, dir string) {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err == nil && strings.Contains(string(b), elbToken) {
+			t.Errorf("the token appears in %s", e.Name())
+		}
+	}
+}
+
+// listed returns the service's own list of the jobs a replica holds: id -> status.
+func listed(t *testing.T, base string) map[string]string {
+	t.Helper()
+	req, _ := http.NewRequest(http.MethodGet, base+"/v1/jobs", nil)
+	req.Header.Set("X-ELB-API-Token", elbToken)
+	resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		Jobs []struct {
+			ID     string `json:"job_id"`
+			Status string `json:"status"`
+		} `json:"jobs"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s/v1/jobs: %d %v", base, resp.StatusCode, err)
+	}
+	out := map[string]string{}
+	for _, j := range v.Jobs {
+		out[j.ID] = j.Status
+	}
+	return out
+}
+
+// TestRealELBCeilingBreach: three replicas, each enforcing a ceiling of 1 in its own memory, run
+// three jobs at once. osctl says so, as a lower bound.
+func TestRealELBCeilingBreach(t *testing.T) {
+	t.Parallel()
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 3, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
+		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
+	r := elbStress(t, svc, "--requests", "3", "--concurrency", "3", "--max-active", "1", "--dispatch-interval", "1s")
+	if r.code != 1 || r.rep.FindingCounts[detect.Ceiling] == 0 {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
+	}
+	for _, f := range r.rep.Findings {
+		if f.Kind == detect.Ceiling && (!strings.HasPrefix(f.Got, "at least ") || !strings.Contains(f.Got, "seen active from")) {
+			t.Errorf("the ceiling finding does not say it is a lower bound, or when: %s", f.Got)
+		}
+	}
+	t.Logf("3 replicas x 1: exit %d in %v, %s", r.code, r.wall.Round(time.Second), r.rep.Findings[0].Got)
+}
+
+// TestRealELBOneReplicaClean: one replica holds its ceiling of 1; two jobs of 4 s polled every
+// second are seen long enough that the clean verdict is earned.
+func TestRealELBOneReplicaClean(t *testing.T) {
+	t.Parallel()
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
+		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
+	r := elbStress(t, svc, "--requests", "2", "--concurrency", "2", "--max-active", "1", "--dispatch-interval", "1s")
+	if r.code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || r.rep.Power == nil || !r.rep.Power.Ceiling {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.rep.Power, r.stderr)
+	}
+	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.code, r.wall.Round(time.Second), r.rep.Power.Line(1))
+}
+
+// TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once (of 8), but
+// every cloud call takes 0.8 s, so a status read takes seconds and hardly a job is seen active by
+// two polls.
+// The run must not call that clean: it is inconclusive, says why, and what the service's own job
+// list shows. The mutation test: judged again without the power rule, the same history is the
+// false CLEAN (exit 0) the rule exists to prevent.
+func TestRealELBShortJobsNeverClean(t *testing.T) {
+	t.Parallel()
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 2, MaxActive: 2, Token: elbToken, JobDuration: time.Second, Latency: 800 * time.Millisecond})
+	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2")
+	if r.code == 0 {
+		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.stderr)
+	}
+	reasons := strings.Join(r.rep.Reasons, "; ")
+	if r.code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") ||
+		!strings.Contains(reasons, "poll less often") {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, reasons, r.stderr)
+	}
+	h := readHistory(t, r.hist)
+	o := detect.OptionsOf(h)
+	o.IgnorePower = true
+	without := report.Report{Verdict: detect.Judge(h, nil, o).Verdict}
+	if without.ExitCode() != 0 {
+		t.Fatalf("without the power rule: %s, want the false clean (exit 0) it prevents", without.Verdict)
+	}
+	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.code, r.wall.Round(time.Second), r.rep.Power.Line(2))
+}
+
+// TestRealELBTimeoutCleanup: with --timeout 1s every submit times out, yet the service makes
+// every job. Cleanup names them all from the id rule, deletes them, and leaves another client's
+// job alone.
+func TestRealELBTimeoutCleanup(t *testing.T) {
+	t.Parallel()
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 2, MaxActive: 2, Token: elbToken, JobDuration: time.Second, Latency: 400 * time.Millisecond})
+	other, _ := profile.JobIDFromKey("", "another-client-job")
+	req, _ := http.NewRequest(http.MethodPost, svc.Replicas[0]+"/v1/jobs", strings.NewReader(string(profile.DefaultJobBody("another-client-job"))))
+	req.Header.Set("X-ELB-API-Token", elbToken)
+	req.Header.Set("Content-Type", "application/json")
+	if resp, err := (&http.Client{Timeout: 30 * time.Second}).Do(req); err != nil || resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("another client's submit: %v %v", resp, err)
+	}
+	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2", "--timeout", "1s", "--job-timeout", "8s")
+	h := readHistory(t, r.hist)
+	var ids []string
+	for _, rec := range h.Records {
+		if rec.Kind == "request" && rec.KeyJob != "" {
+			ids = append(ids, rec.KeyJob)
+		}
+	}
+	c := runOsctl(t, "stress", "cleanup", "--history", r.hist, "--header", "X-ELB-API-Token: "+elbToken, "--yes", "--in-flight-wait", "8s")
+	noToken(t, c.stdout, c.stderr)
+	// Every submit timed out and was replayed: each line says what its replay got.
+	if c.code != 0 || strings.Count(c.stdout, "(submit #") != 8 || strings.Count(c.stdout, "its replay") != 8 {
+		t.Fatalf("cleanup: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+	}
+	left := map[string]string{}
+	for _, u := range svc.Replicas {
+		for id, st := range listed(t, u) {
+			left[id] = st
+		}
+	}
+	for _, id := range ids {
+		if st, ok := left[id]; ok {
+			t.Errorf("job %s of the run is still on the service (%s) after cleanup", id, st)
+		}
+	}
+	if _, ok := left[other]; !ok || len(ids) != 8 {
+		t.Errorf("another client's job %s is gone, or the run named %d jobs (want 8): %v", other, len(ids), left)
+	}
+	t.Logf("--timeout 1s: run exit %d in %v, cleanup in %v:\n%s", r.code, r.wall.Round(time.Second), c.wall.Round(time.Second), lastLine(c.stdout))
+}
+
+// TestRealELBReplayRace: one replica at a ceiling of 1, two submits one after the other. The
+// first one's upload stalls past its 1 s timeout; its replay is answered as a new job (the
+// replica does not hold it yet) and the job runs; then the stalled submit saves the job again, as
+// queued, over the running one, and the replica gives its slot to the second job while the first
+// still runs. osctl names the replay race, not the queue split.
+func TestRealELBReplayRace(t *testing.T) {
+	t.Parallel()
+	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
+		Latency: 100 * time.Millisecond, DispatchInterval: time.Second, FirstUploadStall: 4 * time.Second})
+	r := elbStress(t, svc, "--requests", "2", "--concurrency", "1", "--max-active", "1", "--dispatch-interval", "1s", "--timeout", "1s")
+	race := 0
+	for _, f := range r.rep.Findings {
+		if f.Cause == detect.CauseReplayRace {
+			race++
+		}
+	}
+	if r.code != 1 || race == 0 || race != len(r.rep.Findings) {
+		t.Fatalf("exit %d, findings %+v, reasons %v\n%s", r.code, r.rep.Findings, r.rep.Reasons, r.stderr)
+	}
+	if !strings.Contains(r.rep.Next(), "replay race") {
+		t.Errorf("the next step blames another cause: %s", r.rep.Next())
+	}
+	t.Logf("replay race: exit %d in %v: %s", r.code, r.wall.Round(time.Second), r.rep.Findings[0].Got)
+}
+
+func lastLine(s string) string {
+	s = strings.TrimSpace(s)
+	return s[strings.LastIndex(s, "\n")+1:]
+}

@@ -1,0 +1,112 @@
+package profile
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// listPages bounds how many pages of GET /v1/jobs one target is read for (500 jobs a page).
+const listPages = 20
+
+// noteJob remembers a job the run made, or may have made, on the target that accepted it.
+func (p *Jobs) noteJob(target, id string) {
+	if id == "" {
+		return
+	}
+	p.madeMu.Lock()
+	defer p.madeMu.Unlock()
+	if p.made == nil {
+		p.made = map[string]map[string]bool{}
+	}
+	if p.made[target] == nil {
+		p.made[target] = map[string]bool{}
+	}
+	p.made[target][id] = true
+}
+
+// ReadList reads the service's own job list (GET /v1/jobs, which elb-openapi answers from memory)
+// on every target that accepted a job of this run, once following the jobs ended, and records
+// one read-back per job of the run it lists: its status, when the service first dispatched it and
+// for how long it ran by the service's count. The judge compares that with what the polls saw
+// (detect.ServicePeak). A target whose list cannot be read is skipped.
+func (p *Jobs) ReadList(ctx context.Context) {
+	p.madeMu.Lock()
+	made := p.made
+	p.made = nil
+	p.madeMu.Unlock()
+	for _, t := range p.Targets {
+		ids := made[t.URL.Redacted()]
+		if len(ids) == 0 {
+			continue
+		}
+		p.readListOf(ctx, t.URL, ids)
+	}
+}
+
+type listedJob struct {
+	JobID      string `json:"job_id"`
+	Status     string `json:"status"`
+	StartedAt  string `json:"started_at"`
+	RunSeconds *int64 `json:"run_seconds"`
+}
+
+func (p *Jobs) readListOf(ctx context.Context, target *url.URL, ids map[string]bool) {
+	cursor, left := "", len(ids)
+	for page := 0; page < listPages && left > 0; page++ {
+		q := "/v1/jobs?limit=500"
+		if cursor != "" {
+			q += "&cursor=" + url.QueryEscape(cursor)
+		}
+		var ans struct {
+			Jobs       []listedJob `json:"jobs"`
+			NextCursor *string     `json:"next_cursor"`
+			HasMore    bool        `json:"has_more"`
+		}
+		if err := p.getJSON(ctx, join(target, q), &ans); err != nil {
+			return
+		}
+		for _, j := range ans.Jobs {
+			if !ids[j.JobID] {
+				continue
+			}
+			delete(ids, j.JobID)
+			left--
+			l := &history.Listed{Status: j.Status, RunSeconds: j.RunSeconds}
+			if t, err := time.Parse(time.RFC3339Nano, j.StartedAt); err == nil {
+				l.StartedAt = t
+			}
+			p.Record(&history.Record{Kind: history.KindReadback, Op: history.OpJobList, Target: target.Redacted(), Job: j.JobID,
+				Path: "/v1/jobs", Status: http.StatusOK, Listed: l})
+		}
+		if !ans.HasMore || ans.NextCursor == nil || *ans.NextCursor == "" {
+			return
+		}
+		cursor = *ans.NextCursor
+	}
+}
+
+func (p *Jobs) getJSON(ctx context.Context, u string, v any) error {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	req, err := p.newRequest(ctx, http.MethodGet, u, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := p.Client.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("GET %s answered %d", u, resp.StatusCode)
+	}
+	return json.Unmarshal(b, v)
+}
