@@ -118,6 +118,9 @@ func RunUMLNFS(t testing.TB, program string, timeout time.Duration) *UMLRun {
 	// Stray guest processes (if any) belong to our process group.
 	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 	run := &UMLRun{OutDir: filepath.Join(dir, "out"), Boot: time.Since(start)}
+	if why := umlHostUnsupported(readAll(console.Name())); why != "" {
+		t.Skipf("SKIPPED, THIS HOST CANNOT RUN THE UML NFS LAB: %s; nothing ran, so nothing was checked", why)
+	}
 	if b, err := os.ReadFile(filepath.Join(run.OutDir, "setup.err")); err == nil {
 		t.Fatalf("UML NFS setup failed: %s\ninit log:\n%s\nconsole:\n%s", strings.TrimSpace(string(b)), readTail(filepath.Join(run.OutDir, "init.log")), readTail(console.Name()))
 	}
@@ -131,6 +134,26 @@ func RunUMLNFS(t testing.TB, program string, timeout time.Duration) *UMLRun {
 	run.Mountinfo = readAll(filepath.Join(run.OutDir, "mountinfo.txt"))
 	t.Logf("UML NFS boot took %v", run.Boot.Round(time.Millisecond))
 	return run
+}
+
+// umlHostUnsupported names why UML's kernel died before init on this host, from its console,
+// or returns "". Debian's UML 6.1 saves a guest's FPU state with a fixed-size
+// PTRACE_SETREGSET NT_X86_XSTATE; hosts whose XSAVE area is larger than it handles (AMX and
+// newer) refuse that with EFAULT, and UML panics at its first guest process. That is the
+// host's CPU and kernel against Debian's UML build, not the NFS behaviour under test, and no
+// setting of ours changes it (answering the probe so that UML falls back to the FXSAVE regset
+// boots, but then every module load fails with EINVAL), so it is a loud skip, in CI too.
+func umlHostUnsupported(console string) string {
+	const sig = "ptrace set fp regs failed"
+	i := strings.Index(console, sig)
+	if i < 0 {
+		return ""
+	}
+	line := console[i:]
+	if j := strings.IndexByte(line, '\n'); j >= 0 {
+		line = line[:j]
+	}
+	return "UML panicked at its first guest process (" + strings.TrimSpace(line) + "): the host's XSAVE area is larger than Debian's UML 6.1 kernel handles"
 }
 
 // umlTmpDir picks a TMPDIR with exec permission: /dev/shm when it allows exec, else fallback.

@@ -13,7 +13,7 @@ exec >"$O/init.log" 2>&1
 ms() { date +%s%3N; }
 T0=$(ms)
 log() { echo "[uml +$(( $(ms) - T0 ))ms] $*"; }
-fail() { log "FAILED: $*"; echo "$*" >"$O/setup.err"; echo o >/proc/sysrq-trigger; sleep 10; }
+fail() { log "FAILED: $*"; dmesg 2>/dev/null | tail -15; echo "$*" >"$O/setup.err"; echo o >/proc/sysrq-trigger; sleep 10; }
 mount -t proc proc /proc
 mount -t sysfs sys /sys
 mount -t tmpfs tmpfs /run
