@@ -29,6 +29,17 @@ func NameSettings(cmd *cobra.Command, names Settings) {
 	cmd.Annotations[settingsAnnotation] = b.String()
 }
 
+// Text returns text with its {Name} setting references (pkg/setting.Refs) named as these flags;
+// a name not in s stays its Go name.
+func (s Settings) Text(text string) string {
+	return setting.Refs(text, func(name string) string {
+		if f, ok := s[name]; ok {
+			return f
+		}
+		return name
+	})
+}
+
 // settingsOf returns the names recorded on cmd and its parents, the nearest first.
 func settingsOf(cmd *cobra.Command) Settings {
 	out := Settings{}
