@@ -3,7 +3,6 @@ package judge
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,7 +11,6 @@ import (
 	"github.com/osctl/osctl/internal/cli/output"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -95,13 +93,10 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 	if err != nil {
 		return err
 	}
-	if h.Header.Profile != pstress.ProfileOpenStudio {
-		reader = nil // only the openstudio profile leaves files
-	}
-	st, err := stresscmd.Read(ctx, reader, detect.Dirs(h))
-	if err != nil {
-		return fmt.Errorf("reading the state: %v", err)
-	}
 	o.Override.Version = o.Factory.Version
-	return stresscmd.Finish(o.IO, o.Format, pstress.Judge(h, st, o.Override), files, o.Report, o.JUnit, o.HTML)
+	rep, err := pstress.JudgeSaved(ctx, h, reader, o.Override)
+	if err != nil {
+		return err
+	}
+	return stresscmd.Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }
