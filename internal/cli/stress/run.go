@@ -80,7 +80,7 @@ func runStress(ctx context.Context, o *Options) error {
 	if err != nil {
 		var ce *pstress.ConfigError
 		if errors.As(err, &ce) {
-			return cmdutil.Usage("%v", err)
+			return cmdutil.Usage("%w", err)
 		}
 		return err
 	}
