@@ -46,10 +46,10 @@ func (r *runner) jobs(ctx context.Context) (*jobsStage, error) {
 		return nil, fieldErr("Body", ": %v", err)
 	}
 	if !hasKey {
-		r.notice("the --body has no idempotency_key: a submit that gets no answer cannot be replayed to learn its job, and stays ambiguous")
+		r.notice("the {Body} has no idempotency_key: a submit that gets no answer cannot be replayed to learn its job, and stays ambiguous")
 	}
 	if cfg.Poll < slowPoll && !sandboxOnly {
-		r.notice("--poll %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
+		r.notice("{Poll} %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
 	}
 	if err := r.fleet.CheckJobs(ctx); err != nil {
 		return nil, JobsError(err, cfg.Header)

@@ -29,15 +29,18 @@ func NameSettings(cmd *cobra.Command, names Settings) {
 	cmd.Annotations[settingsAnnotation] = b.String()
 }
 
+// Flag returns the flag that sets the setting name, or name itself when s does not know it.
+func (s Settings) Flag(name string) string {
+	if f, ok := s[name]; ok {
+		return f
+	}
+	return name
+}
+
 // Text returns text with its {Name} setting references (pkg/setting.Refs) named as these flags;
 // a name not in s stays its Go name.
 func (s Settings) Text(text string) string {
-	return setting.Refs(text, func(name string) string {
-		if f, ok := s[name]; ok {
-			return f
-		}
-		return name
-	})
+	return setting.Refs(text, s.Flag)
 }
 
 // settingsOf returns the names recorded on cmd and its parents, the nearest first.

@@ -41,6 +41,9 @@ var settings = cmdutil.Settings{
 	"JobTimeout": "--job-timeout", "MaxActive": "--max-active", "Grace": "--grace",
 	"DispatchInterval": "--dispatch-interval", "MinAcknowledged": "--min-acknowledged",
 	"MinContended": "--min-contended", "Ignore": "--ignore",
+	// Not Config's: the state reader, the Deployment and the report file, which the run's
+	// reasons and next step also name.
+	"StateDir": "--state-dir", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
