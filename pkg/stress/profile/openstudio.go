@@ -192,7 +192,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		p.call(ctx, 0, rec, "application/json", body)
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
-			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", rec.Describe())
+			return fmt.Errorf("creating the project failed (%s): pass {Project} ID of an existing one, or check the target", rec.Describe())
 		}
 		p.Project = rec.Returned
 	}
