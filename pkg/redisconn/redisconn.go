@@ -104,7 +104,7 @@ func Clients(ms []Master) []redis.UniversalClient {
 // I/O beyond reading the CA file; call Ping to check the masters answer.
 func Connect(cfg Config) ([]Master, error) {
 	if len(cfg.URLs)+len(cfg.Clusters)+len(cfg.Sentinels) == 0 {
-		return nil, errors.New("no Redis master given: pass --redis URL (repeatable), --redis-cluster URL or --redis-sentinel URL, or set OSCTL_REDIS=url1,url2")
+		return nil, errors.New("no Redis master given: pass {Redis.URLs} URL (repeatable), {Redis.Clusters} URL or {Redis.Sentinels} URL, or set OSCTL_REDIS=url1,url2")
 	}
 	pool, err := caPool(cfg.CAFile)
 	if err != nil {
@@ -145,11 +145,11 @@ func caPool(file string) (*x509.CertPool, error) {
 	}
 	pem, err := os.ReadFile(file)
 	if err != nil {
-		return nil, fmt.Errorf("reading --redis-ca: %w", err)
+		return nil, fmt.Errorf("reading {Redis.CAFile}: %w", err)
 	}
 	pool := x509.NewCertPool()
 	if !pool.AppendCertsFromPEM(pem) {
-		return nil, fmt.Errorf("--redis-ca %s holds no PEM certificate", file)
+		return nil, fmt.Errorf("{Redis.CAFile} %s holds no PEM certificate", file)
 	}
 	return pool, nil
 }
@@ -164,7 +164,7 @@ type connector struct {
 func (c *connector) claim(raw string, addrs ...string) error {
 	for _, a := range addrs {
 		if c.seen[a] {
-			return fmt.Errorf("Redis server %s is given twice (in %s): each --redis, --redis-cluster and --redis-sentinel must be an independent lock instance", a, redact.URL(raw))
+			return fmt.Errorf("Redis server %s is given twice (in %s): each {Redis.URLs}, {Redis.Clusters} and {Redis.Sentinels} must be an independent lock instance", a, redact.URL(raw))
 		}
 		c.seen[a] = true
 	}
@@ -177,7 +177,7 @@ func (c *connector) claim(raw string, addrs ...string) error {
 func (c *connector) tlsConfig(raw string, parsed *tls.Config, serverName string) (*tls.Config, error) {
 	if parsed == nil {
 		if c.pool != nil {
-			return nil, fmt.Errorf("--redis-ca is set but %s is not rediss://", redact.URL(raw))
+			return nil, fmt.Errorf("{Redis.CAFile} is set but %s is not rediss://", redact.URL(raw))
 		}
 		return nil, nil
 	}

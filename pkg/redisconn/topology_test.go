@@ -50,8 +50,8 @@ func TestParseSentinelURL(t *testing.T) {
 		t.Errorf("master_name in the URL: %+v %v", opt, err)
 	}
 	bad := map[string][2]string{
-		"redis://:" + pw + "@s1:26379":                            {"", "--redis-sentinel-master"},
-		"redis://:" + pw + "@s1:26379?master_name=a":              {"b", `names master "a" but --redis-sentinel-master says "b"`},
+		"redis://:" + pw + "@s1:26379":                            {"", "{Redis.SentinelMaster}"},
+		"redis://:" + pw + "@s1:26379?master_name=a":              {"b", `names master "a" but {Redis.SentinelMaster} says "b"`},
 		"redis://s1:26379?password=" + pw:                         {"m", "does not go in the URL"},
 		"redis://:" + pw + "@s1":                                  {"m", "no port"},
 		"redis://:" + pw + "@s1:26379?addr=s2":                    {"m", "unable to parse addr"},
@@ -67,7 +67,7 @@ func TestParseSentinelURL(t *testing.T) {
 
 func TestParseURLRefusesAnAddrList(t *testing.T) {
 	_, err := ParseURL("redis://:" + pw + "@h:1?addr=h:2")
-	checkBad(t, "ParseURL", "addr list", err, "--redis-cluster")
+	checkBad(t, "ParseURL", "addr list", err, "{Redis.Clusters}")
 }
 
 func checkBad(t *testing.T, fn, u string, err error, want string) {

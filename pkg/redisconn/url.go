@@ -21,7 +21,7 @@ func ParseURL(raw string) (*redis.Options, error) {
 		return nil, err
 	}
 	if u.Query().Has("addr") {
-		return nil, fmt.Errorf("bad Redis URL %q: addr= lists more nodes, which one master does not have: use --redis-cluster for a Redis Cluster or --redis-sentinel for Sentinel", shown)
+		return nil, fmt.Errorf("bad Redis URL %q: addr= lists more nodes, which one master does not have: use {Redis.Clusters} for a Redis Cluster or {Redis.Sentinels} for Sentinel", shown)
 	}
 	opt, err := redis.ParseURL(raw)
 	if err != nil {
@@ -75,7 +75,7 @@ func ParseSentinelURL(raw, master string) (*redis.FailoverOptions, error) {
 		return nil, fmt.Errorf("bad Sentinel URL %q: no port (Sentinel listens on 26379 by default)", shown)
 	}
 	if u.Query().Has("password") {
-		return nil, fmt.Errorf("bad Sentinel URL %q: the master's password does not go in the URL: use --redis-password-file or --redis-secret", shown)
+		return nil, fmt.Errorf("bad Sentinel URL %q: the master's password does not go in the URL: use {Redis.Password}", shown)
 	}
 	opt, err := redis.ParseFailoverURL(raw)
 	if err != nil {
@@ -85,10 +85,10 @@ func ParseSentinelURL(raw, master string) (*redis.FailoverOptions, error) {
 		opt.MasterName = master
 	}
 	if opt.MasterName == "" {
-		return nil, fmt.Errorf("Sentinel URL %q names no master: pass --redis-sentinel-master NAME (the name in 'sentinel monitor NAME ...', often mymaster)", shown)
+		return nil, fmt.Errorf("Sentinel URL %q names no master: pass {Redis.SentinelMaster} NAME (the name in 'sentinel monitor NAME ...', often mymaster)", shown)
 	}
 	if master != "" && opt.MasterName != master {
-		return nil, fmt.Errorf("Sentinel URL %q names master %q but --redis-sentinel-master says %q: give one", shown, opt.MasterName, master)
+		return nil, fmt.Errorf("Sentinel URL %q names master %q but {Redis.SentinelMaster} says %q: give one", shown, opt.MasterName, master)
 	}
 	for _, a := range opt.SentinelAddrs {
 		if err := checkAddr(a); err != nil {

@@ -32,7 +32,7 @@ func (e *Error) Error() string { return e.Render(func(name string) string { retu
 // Render returns the message with every setting named by as: as(e.Name) first, then the
 // reason, its {Name} references replaced by as(Name).
 func (e *Error) Render(as func(name string) string) string {
-	reason := refRE.ReplaceAllStringFunc(e.Reason, func(m string) string { return as(m[1 : len(m)-1]) })
+	reason := Refs(e.Reason, as)
 	if reason == "" {
 		return as(e.Name)
 	}
@@ -41,6 +41,12 @@ func (e *Error) Render(as func(name string) string) string {
 		sep = ""
 	}
 	return as(e.Name) + sep + reason
+}
+
+// Refs returns text with every {Name} reference to a setting replaced by as(Name): free text
+// (a refusal's reason, a notice) names settings the way an *Error's reason does.
+func Refs(text string, as func(name string) string) string {
+	return refRE.ReplaceAllStringFunc(text, func(m string) string { return as(m[1 : len(m)-1]) })
 }
 
 var refRE = regexp.MustCompile(`\{[A-Z][A-Za-z0-9.]*\}`)

@@ -29,3 +29,10 @@ func TestErrorNamesSettingsAsTheReaderKnowsThem(t *testing.T) {
 		t.Fatal("braces that are not a setting name must stay as they are")
 	}
 }
+
+func TestRefsInFreeText(t *testing.T) {
+	got := setting.Refs("not stale (live): held; use {Force} to break it anyway, {lower} stays", func(n string) string { return "--" + strings.ToLower(n) })
+	if want := "not stale (live): held; use --force to break it anyway, {lower} stays"; got != want {
+		t.Fatalf("Refs = %q, want %q", got, want)
+	}
+}

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -88,19 +90,59 @@ type Config struct {
 	Version string
 }
 
-// ConfigError says a Config cannot run, and what to change.
-type ConfigError struct{ Msg string }
+// ConfigError says a Config cannot run, and what to change. Err, when set, is the
+// *setting.Error naming the field (by its Go name, for the caller to render as it exposes it).
+type ConfigError struct {
+	Msg string
+	Err error
+}
 
-func (e *ConfigError) Error() string { return e.Msg }
+func (e *ConfigError) Error() string {
+	if e.Err != nil {
+		return e.Err.Error()
+	}
+	return e.Msg
+}
+
+// Unwrap returns the setting error, if any.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func configErr(format string, a ...any) error { return &ConfigError{Msg: fmt.Sprintf(format, a...)} }
 
+// fieldErr is a ConfigError about the field name; {Name} in the reason names other fields.
+func fieldErr(name, format string, a ...any) error {
+	return &ConfigError{Err: setting.Errorf(name, format, a...)}
+}
+
+// DefaultConfig is the Config osctl stress starts from: its flags' defaults. Fill in Targets.
+func DefaultConfig() Config {
+	return Config{
+		Profile:          ProfileOpenStudio,
+		Requests:         1000,
+		Concurrency:      100,
+		Timeout:          time.Minute,
+		MaxErrorRate:     0.5,
+		Mix:              profile.DefaultMix,
+		SettleTimeout:    10 * time.Minute,
+		SettleQuiet:      profile.DefaultSettleQuiet,
+		WorkerWait:       profile.DefaultTailWait,
+		Method:           http.MethodGet,
+		Poll:             profile.DefaultJobPoll,
+		JobTimeout:       profile.DefaultJobTimeout,
+		Grace:            time.Second,
+		DispatchInterval: 5 * time.Second,
+		MinAcknowledged:  0.5,
+		MinContended:     0.5,
+		Ignore:           append([]string(nil), detect.DefaultIgnore...),
+	}
+}
+
 // WithDefaults fills the zero fields (Run: a new run id).
 func (c Config) WithDefaults() Config {
-	if c.Timeout <= 0 {
+	if c.Timeout == 0 {
 		c.Timeout = time.Minute
 	}
-	if c.Concurrency <= 0 {
+	if c.Concurrency == 0 {
 		c.Concurrency = 1
 	}
 	if c.Profile == ProfileOpenStudio && c.Analyses == 0 {
@@ -112,10 +154,10 @@ func (c Config) WithDefaults() Config {
 	if c.Method == "" {
 		c.Method = http.MethodGet
 	}
-	if c.Poll <= 0 {
+	if c.Poll == 0 {
 		c.Poll = profile.DefaultJobPoll
 	}
-	if c.JobTimeout <= 0 {
+	if c.JobTimeout == 0 {
 		c.JobTimeout = profile.DefaultJobTimeout
 	}
 	if c.Run == "" {
@@ -124,44 +166,55 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// Check says what in the Config cannot run, naming the flag of osctl stress that sets it. Run
-// checks too; the CLI checks before opening any file.
+// Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
+// field by its Go name. Run checks the Config it is given, once its zero fields are filled.
 func (c Config) Check() error {
 	switch c.Profile {
 	case ProfileOpenStudio, ProfileJobs, ProfileHTTP:
 	default:
-		return configErr("--profile %q: use openstudio, jobs or http", c.Profile)
+		return fieldErr("Profile", "%q: use openstudio, jobs or http", c.Profile)
 	}
-	for name, v := range map[string]float64{"--max-error-rate": c.MaxErrorRate, "--min-acknowledged": c.MinAcknowledged, "--min-contended": c.MinContended} {
-		if !(v >= 0 && v <= 1) {
-			return configErr("%s %v: use a fraction between 0 and 1", name, v)
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"MaxErrorRate", c.MaxErrorRate}, {"MinAcknowledged", c.MinAcknowledged}, {"MinContended", c.MinContended}} {
+		if !(f.v >= 0 && f.v <= 1) {
+			return fieldErr(f.name, "%v: use a fraction between 0 and 1", f.v)
 		}
 	}
 	switch {
 	case len(c.Targets) == 0:
-		return configErr("no target: pass --target URL[,URL...]")
+		return fieldErr("Targets", ": none given: pass {Targets} URL[,URL...]")
 	case c.Concurrency < 1 || c.Concurrency > 1_000_000:
-		return configErr("--concurrency %d: use 1 to 1000000", c.Concurrency)
+		return fieldErr("Concurrency", "%d: use 1 to 1000000", c.Concurrency)
 	case c.Requests < 0:
-		return configErr("--requests %d: must be 0 or more", c.Requests)
+		return fieldErr("Requests", "%d: must be 0 or more", c.Requests)
 	case c.Requests == 0 && (c.Duration <= 0 || c.Profile != ProfileHTTP):
-		return configErr("--requests 0 needs --profile http and a --duration to bound the run")
-	case c.Duration < 0 || c.Rate < 0 || c.Timeout < 0:
-		return configErr("--duration and --rate must be 0 or more, --timeout above 0")
+		return fieldErr("Requests", "0 needs {Profile} http and a {Duration} to bound the run")
+	case c.Duration < 0:
+		return fieldErr("Duration", "%s: must be 0 or more", c.Duration)
+	case c.Rate < 0:
+		return fieldErr("Rate", "%v: must be 0 or more", c.Rate)
+	case c.Timeout <= 0:
+		return fieldErr("Timeout", "%s: must be above 0", c.Timeout)
 	case c.Analyses < 0:
-		return configErr("--analyses %d: must be 1 or more", c.Analyses)
-	case c.Poll < 0 || c.Poll > time.Minute:
-		return configErr("--poll %s: use a positive interval up to 1m", c.Poll)
-	case c.SettleTimeout < 0 || c.WorkerWait < 0 || c.SettleQuiet < 0:
-		return configErr("--settle-timeout, --settle-quiet and --worker-wait must be 0 or more")
-	case c.JobTimeout < 0:
-		return configErr("--job-timeout %s: must be above 0", c.JobTimeout)
+		return fieldErr("Analyses", "%d: must be 1 or more", c.Analyses)
+	case c.Poll <= 0 || c.Poll > time.Minute:
+		return fieldErr("Poll", "%s: use a positive interval up to 1m", c.Poll)
+	case c.SettleTimeout < 0:
+		return fieldErr("SettleTimeout", "%s: must be 0 or more", c.SettleTimeout)
+	case c.SettleQuiet < 0:
+		return fieldErr("SettleQuiet", "%s: must be 0 or more", c.SettleQuiet)
+	case c.WorkerWait < 0:
+		return fieldErr("WorkerWait", "%s: must be 0 or more", c.WorkerWait)
+	case c.JobTimeout <= 0:
+		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
 	case c.Grace < 0:
-		return configErr("--grace %s: must not be negative", c.Grace)
+		return fieldErr("Grace", "%s: must not be negative", c.Grace)
 	case c.DispatchInterval < 0 || c.DispatchInterval > time.Hour:
-		return configErr("--dispatch-interval %s: use 0 to 1h (elb-openapi's default is 5s)", c.DispatchInterval)
+		return fieldErr("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is 5s)", c.DispatchInterval)
 	case c.MaxActive < 0:
-		return configErr("--max-active %d: must be 1 or more", c.MaxActive)
+		return fieldErr("MaxActive", "%d: must be 1 or more", c.MaxActive)
 	}
 	return nil
 }

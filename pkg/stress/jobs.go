@@ -38,18 +38,18 @@ func (r *runner) jobs(ctx context.Context) (*jobsStage, error) {
 		r.hdr.TargetInfo = append(r.hdr.TargetInfo, targetInfo(t, false))
 	}
 	if maxActive == 0 {
-		return nil, configErr("the job API does not tell its ceiling (elb-openapi has no GET /status): pass --max-active N, the service-wide ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS the fixed service enforces")
+		return nil, fieldErr("MaxActive", "is needed: the job API does not tell its ceiling (elb-openapi has no GET /status); pass {MaxActive} N, the service-wide ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS the fixed service enforces")
 	}
 	p := &profile.Jobs{Run: cfg.Run, Body: cfg.Body}
 	hasKey, err := p.Prepare()
 	if err != nil {
-		return nil, configErr("--body: %v", err)
+		return nil, fieldErr("Body", ": %v", err)
 	}
 	if !hasKey {
-		r.notice("the --body has no idempotency_key: a submit that gets no answer cannot be replayed to learn its job, and stays ambiguous")
+		r.notice("the {Body} has no idempotency_key: a submit that gets no answer cannot be replayed to learn its job, and stays ambiguous")
 	}
 	if cfg.Poll < slowPoll && !sandboxOnly {
-		r.notice("--poll %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
+		r.notice("{Poll} %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", cfg.Poll)
 	}
 	if err := r.fleet.CheckJobs(ctx); err != nil {
 		return nil, JobsError(err, cfg.Header)

@@ -1,6 +1,8 @@
 package stress
 
 import (
+	"context"
+	"fmt"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
@@ -29,6 +31,23 @@ type JudgeOptions struct {
 func Judge(h *history.History, st *snapshot.State, o JudgeOptions) *report.Report {
 	return judge(h, nil, st, o)
 }
+
+// JudgeSaved gives a saved run's verdict again, offline: it reads, through r, the state the run
+// left in the directories its history names (for a profile whose objects are files; r may be
+// nil where no state can be read) and judges the history with it.
+func JudgeSaved(ctx context.Context, h *history.History, r snapshot.Reader, o JudgeOptions) (*report.Report, error) {
+	var st *snapshot.State
+	if r != nil && LeavesFiles(h.Header.Profile) {
+		var err error
+		if st, err = r.Read(ctx, detect.Dirs(h)); err != nil {
+			return nil, fmt.Errorf("reading the state: %v", err)
+		}
+	}
+	return Judge(h, st, o), nil
+}
+
+// LeavesFiles reports whether a run of the profile leaves files on the shared volume to judge.
+func LeavesFiles(profile string) bool { return profile == ProfileOpenStudio }
 
 // judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).
 func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeOptions) *report.Report {

@@ -24,7 +24,7 @@ func (r *runner) openStudio() *osStage {
 	}
 	if cfg.Mix.Start > 0 && len(starts) < len(r.targets) {
 		if len(starts) == 0 {
-			r.notice("start left out of the mix: no target says it is the sandbox (GET /status), and a start launches simulations on a real server; pass --allow-start to send it anyway")
+			r.notice("start left out of the mix: no target says it is the sandbox (GET /status), and a start launches simulations on a real server; pass {AllowStart} to send it anyway")
 		} else {
 			r.notice("start goes only to the %d of %d targets that say they are the sandbox", len(starts), len(r.targets))
 		}
@@ -39,7 +39,7 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 	for _, w := range l.Tail {
 		f.WorkerWaits = append(f.WorkerWaits, history.WorkerWait{AtS: w.At.Seconds(), WaitedS: w.Waited.Seconds(), Worker: w.Worker, JobsRan: w.JobsRan})
 		if !w.Worker {
-			r.notice("a held-back part of the load waited --worker-wait %s and saw no worker take a job: uploads may not have overlapped an extraction", cfg.WorkerWait)
+			r.notice("a held-back part of the load waited {WorkerWait} %s and saw no worker take a job: uploads may not have overlapped an extraction", cfg.WorkerWait)
 		}
 	}
 	dirs := func() []string { return detect.Dirs(&history.History{Header: r.hdr, Records: r.rec.records()}) }
@@ -68,7 +68,7 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 		r.notice("the records were not read back: %v", err)
 	}
 	if r.d.State == nil {
-		r.notice("no --state-dir or --state-pod: the files were not judged, only the records")
+		r.notice("no {StateDir} or {StatePod}: the files were not judged, only the records")
 		return nil, settled, nil
 	}
 	f.StateRead = r.d.Now().UTC()
@@ -89,7 +89,7 @@ func settleNotice(sr profile.SettleResult, ceiling, quiet time.Duration) string 
 		return fmt.Sprintf("stopped waiting after %s: no job left \"queued\" and the files did not change for %s; %d of %d jobs stay queued (their extractions failed or never ran) and are not judged",
 			w, quiet, sr.Queued, sr.Jobs)
 	case profile.SettleCeiling:
-		return fmt.Sprintf("stopped waiting at the ceiling --settle-timeout %s while the jobs still made progress: %d of %d jobs were still queued and are not judged", ceiling, sr.Queued, sr.Jobs)
+		return fmt.Sprintf("stopped waiting at the ceiling {SettleTimeout} %s while the jobs still made progress: %d of %d jobs were still queued and are not judged", ceiling, sr.Queued, sr.Jobs)
 	default:
 		return fmt.Sprintf("stopped waiting after %s (%s): %d of %d jobs were still queued and are not judged", w, sr.Stopped, sr.Queued, sr.Jobs)
 	}

@@ -23,9 +23,6 @@ const postTimeout = 30 * time.Second
 // verdict, not errors. When ctx ends the load stops and the run judges what it has (a partial
 // report).
 func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
-	if err := cfg.Check(); err != nil {
-		return nil, err
-	}
 	cfg = cfg.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return nil, err

@@ -43,10 +43,10 @@ type WorkerDeps struct {
 // concurrency and of the rate (Shard.Split; the rate evenly), its part of the requests. Close it
 // when done.
 func NewWorker(cfg Config, shard profile.Shard, d WorkerDeps) (*Worker, error) {
+	cfg = cfg.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return nil, err
 	}
-	cfg = cfg.WithDefaults()
 	if shard.Count < 1 {
 		shard.Count = 1
 	}

@@ -57,6 +57,7 @@ func New(version string) *Factory {
 
 // AddGlobalFlags binds the Redis and Kubernetes flags on the root command.
 func (f *Factory) AddGlobalFlags(cmd *cobra.Command) {
+	NameSettings(cmd, RedisSettings)
 	pf := cmd.PersistentFlags()
 	pf.StringArrayVar(&f.Redis.URLs, "redis", nil, "Redis master URL, redis:// or rediss:// (repeatable: one per independent Redlock master; default $OSCTL_REDIS, comma-separated)")
 	pf.StringArrayVar(&f.Redis.Clusters, "redis-cluster", nil, "Redis Cluster URL, redis://[user:pass@]host:port?addr=host2:port2&addr=... (rediss:// for TLS): one lock instance whose keys live on the shard owning their slot (repeatable; default $OSCTL_REDIS_CLUSTER)")

@@ -29,6 +29,20 @@ func NameSettings(cmd *cobra.Command, names Settings) {
 	cmd.Annotations[settingsAnnotation] = b.String()
 }
 
+// Flag returns the flag that sets the setting name, or name itself when s does not know it.
+func (s Settings) Flag(name string) string {
+	if f, ok := s[name]; ok {
+		return f
+	}
+	return name
+}
+
+// Text returns text with its {Name} setting references (pkg/setting.Refs) named as these flags;
+// a name not in s stays its Go name.
+func (s Settings) Text(text string) string {
+	return setting.Refs(text, s.Flag)
+}
+
 // settingsOf returns the names recorded on cmd and its parents, the nearest first.
 func settingsOf(cmd *cobra.Command) Settings {
 	out := Settings{}
@@ -49,18 +63,27 @@ func settingsOf(cmd *cobra.Command) Settings {
 // the error's kind (a *UsageError, say) and its exit code stay. Any other error is returned as
 // it is.
 func RenderSetting(cmd *cobra.Command, err error) error {
-	se, ok := setting.As(err)
-	if !ok || cmd == nil {
+	if err == nil || cmd == nil {
 		return err
 	}
 	names := settingsOf(cmd)
-	flagged := se.Render(func(name string) string {
-		if f, ok := names[name]; ok {
-			return f
-		}
-		return name
-	})
-	return renderedError{msg: strings.Replace(err.Error(), se.Error(), flagged, 1), err: err}
+	msg := err.Error()
+	if se, ok := setting.As(err); ok {
+		msg = strings.Replace(msg, se.Error(), se.Render(names.Flag), 1)
+	}
+	// Free text from a library names settings as {Name} too (setting.Refs).
+	if flagged := names.Text(msg); flagged != err.Error() {
+		return renderedError{msg: flagged, err: err}
+	}
+	return err
+}
+
+// RedisSettings names pkg/redisconn's settings, as libraries refer to them ({Redis.CAFile}), as
+// the global Redis flags (AddGlobalFlags).
+var RedisSettings = Settings{
+	"Redis.URLs": "--redis", "Redis.Clusters": "--redis-cluster", "Redis.Sentinels": "--redis-sentinel",
+	"Redis.SentinelMaster": "--redis-sentinel-master", "Redis.CAFile": "--redis-ca",
+	"Redis.Password": "--redis-password-file or --redis-secret", "Redis.Service": "--redis-service",
 }
 
 type renderedError struct {

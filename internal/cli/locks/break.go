@@ -89,6 +89,9 @@ func (o *BreakOptions) validate() error {
 	return nil
 }
 
+// breakSettings names the break request's settings (pkg/lock/ops.BreakRequest) as flags.
+var breakSettings = cmdutil.Settings{"Force": "--force", "Stale": "--stale"}
+
 func breakRun(ctx context.Context, opts *BreakOptions) error {
 	f := opts.Env
 	masters, closer, err := opts.Masters(ctx)
@@ -96,60 +99,38 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 	if err != nil {
 		return err
 	}
-	lo := f.inspectOptions(opts.Pods, ops.Options{Keys: dedupe(opts.Keys), Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
-	var plan, refused []ops.View
-	found := map[string]bool{}
-	sum, err := ops.Inspect(ctx, masters, lo, func(v ops.View) error {
-		found[v.Key] = true
-		switch {
-		case v.Verdict.Status == ops.StatusStale:
-			plan = append(plan, v)
-		case len(opts.Keys) == 0: // --stale over patterns: only stale ones are asked for
-		case opts.Force && v.Verdict.Status != ops.StatusNotALock && !opts.Stale:
-			plan = append(plan, v)
-		default:
-			refused = append(refused, v)
-		}
-		return nil
-	})
+	lo := f.inspectOptions(opts.Pods, ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
+	plan, err := ops.PlanBreak(ctx, masters, lo, ops.BreakRequest{Keys: opts.Keys, Stale: opts.Stale, Force: opts.Force,
+		DryRun: opts.DryRun, Who: opts.Who()}, f.Now())
 	if err != nil {
 		return err
 	}
-	warnDown(f, sum, "breaking on the other masters only")
-	for _, k := range lo.Keys {
-		if !found[k] {
-			fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
-		}
+	warnDown(f, plan.Summary, "breaking on the other masters only")
+	for _, k := range plan.Missing {
+		fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
 	}
-	var records []ops.AuditRecord
-	for _, v := range refused {
-		reason := "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; use --force to break it anyway"
-		if v.Verdict.Status == ops.StatusNotALock {
-			reason = "not a lock: " + v.Verdict.Reason
-		} else if opts.Stale {
-			reason = "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; --stale breaks only stale locks"
-		}
-		records = append(records, ops.AuditRecord{Who: opts.Who(), When: f.Now().UTC(), Key: v.Key, Value: v.Value,
-			Rule: v.Verdict.Rule, Reason: reason, Outcome: ops.OutcomeRefused, DryRun: opts.DryRun})
+	records := plan.Refused
+	for i := range records {
+		records[i].Reason = breakSettings.Text(records[i].Reason)
 	}
 	b := ops.NewBreaker(masters, ops.BreakOptions{Force: opts.Force, DryRun: opts.DryRun, Audit: !opts.NoAudit,
 		Who: opts.Who(), Explain: explain, Now: f.Now})
-	if len(plan) > 0 {
+	if len(plan.Break) > 0 {
 		// A user that may not run the break script learns it before anything is asked or done.
-		if err := b.Check(ctx, plan[0].Key); err != nil {
+		if err := b.Check(ctx, plan.Break[0].Key); err != nil {
 			return fmt.Errorf("cannot break: %w (nothing was changed)", err)
 		}
 	}
-	if len(plan) > 0 && !opts.DryRun {
-		fmt.Fprintf(f.IO.ErrOut, "About to break %d lock(s) on %d master(s):\n", len(plan), len(masters))
-		for _, v := range plan {
+	if len(plan.Break) > 0 && !opts.DryRun {
+		fmt.Fprintf(f.IO.ErrOut, "About to break %d lock(s) on %d master(s):\n", len(plan.Break), len(masters))
+		for _, v := range plan.Break {
 			fmt.Fprintf(f.IO.ErrOut, "  %s = %s (%s): %s\n", escape(v.Key), escape(v.Value), v.Verdict.Status, v.Verdict.Reason)
 		}
-		if err := cmdutil.Confirm(f.IO, opts.Yes, fmt.Sprintf("Break %d lock(s)?", len(plan))); err != nil {
+		if err := cmdutil.Confirm(f.IO, opts.Yes, fmt.Sprintf("Break %d lock(s)?", len(plan.Break))); err != nil {
 			return err
 		}
 	}
-	for _, v := range plan {
+	for _, v := range plan.Break {
 		rec, err := b.Break(ctx, v)
 		if err != nil {
 			_ = printBreaks(f, opts.Format, records)
@@ -160,7 +141,7 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 	if err := printBreaks(f, opts.Format, records); err != nil {
 		return err
 	}
-	return breakSummary(f, records, len(plan) == 0 && len(lo.Keys) == 0)
+	return breakSummary(f, records, len(plan.Break) == 0 && plan.AskedStale)
 }
 
 // unquoteKey accepts a key as inspect prints it: quoted Go-style when it holds odd bytes.
@@ -171,18 +152,6 @@ func unquoteKey(s string) string {
 		}
 	}
 	return s
-}
-
-func dedupe(keys []string) []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, k := range keys {
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, k)
-		}
-	}
-	return out
 }
 
 func printBreaks(f Env, format output.Format, records []ops.AuditRecord) error {
@@ -224,21 +193,8 @@ func printBreaks(f Env, format output.Format, records []ops.AuditRecord) error {
 
 // breakSummary says on stderr exactly what changed and decides the exit code.
 func breakSummary(f Env, records []ops.AuditRecord, nothingAsked bool) error {
-	var broken, deleted, problems, audited int
+	t := ops.Tally(records)
 	for _, r := range records {
-		deleted += r.Deleted()
-		switch r.Outcome {
-		case ops.OutcomeBroken:
-			broken++
-		case ops.OutcomeGone, ops.OutcomeDryRun:
-		default:
-			problems++
-		}
-		for _, a := range r.Audit {
-			if a.Result == ops.ResultAppended {
-				audited++
-			}
-		}
 		for _, m := range r.Results {
 			if m.Result == ops.ResultDeleted && m.Node != "" {
 				fmt.Fprintf(f.IO.ErrOut, "deleted %s = %s on %s (node %s)\n", escape(r.Key), escape(r.Value), m.Master, m.Node)
@@ -256,12 +212,12 @@ func breakSummary(f Env, records []ops.AuditRecord, nothingAsked bool) error {
 	case nothingAsked:
 		fmt.Fprintln(f.IO.ErrOut, "no stale locks: nothing to break")
 	case len(records) > 0 && records[0].DryRun:
-		fmt.Fprintf(f.IO.ErrOut, "dry run: nothing was changed (%d lock(s) would be broken, %d refused)\n", len(records)-problems, problems)
+		fmt.Fprintf(f.IO.ErrOut, "dry run: nothing was changed (%d lock(s) would be broken, %d refused)\n", len(records)-t.Problems, t.Problems)
 	default:
 		fmt.Fprintf(f.IO.ErrOut, "%d lock(s) broken (%d key(s) deleted on masters), %d refused or not fully broken; %d audit record(s) appended to %s\n",
-			broken, deleted, problems, audited, ops.AuditStream)
+			t.Broken, t.Deleted, t.Problems, t.Audited, ops.AuditStream)
 	}
-	if problems > 0 {
+	if t.Problems > 0 {
 		return cmdutil.ErrSilentFound
 	}
 	return nil

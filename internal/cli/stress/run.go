@@ -64,7 +64,7 @@ func runStress(ctx context.Context, o *Options) error {
 				output.Fprintw(errOut, line, "", "  ")
 			}
 		},
-		Notice: func(line string) { output.Fprintw(errOut, "notice: "+line, "", "  ") },
+		Notice: func(line string) { output.Fprintw(errOut, "notice: "+settings.Text(line), "", "  ") },
 		Load:   func(total int64) { bar = output.ProgressBar(errOut, o.IO.IsStderrTTY(), total) },
 		Progress: func(n int64) {
 			if bar != nil {
@@ -80,7 +80,7 @@ func runStress(ctx context.Context, o *Options) error {
 	if err != nil {
 		var ce *pstress.ConfigError
 		if errors.As(err, &ce) {
-			return cmdutil.Usage("%v", err)
+			return cmdutil.Usage("%w", err)
 		}
 		return err
 	}
@@ -109,6 +109,7 @@ func undone(phase, hist string) string {
 
 // Finish writes the report files, prints the report and turns the verdict into the exit code.
 func Finish(io_ *cmdutil.IOStreams, format output.Format, rep *report.Report, files cmdutil.Files, reportPath, junitPath, htmlPath string) error {
+	rep.NameSettings(settings.Flag)
 	writers := map[string]func(io.Writer, *report.Report) error{reportPath: report.WriteJSON, junitPath: report.WriteJUnit, htmlPath: report.WriteHTML}
 	for _, p := range []string{reportPath, junitPath, htmlPath} {
 		if fh := files[p]; fh != nil {

@@ -1,8 +1,6 @@
 package stress
 
 import (
-	"context"
-
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
@@ -45,12 +43,4 @@ func (s *StateFlags) Reader(f *cmdutil.Factory) (snapshot.Reader, error) {
 		return snapshot.Pod{REST: kc.REST, Clientset: kc.Clientset, Namespace: kc.Namespace, Name: s.Pod, Container: s.Container, Mount: s.Mount}, nil
 	}
 	return nil, nil
-}
-
-// Read reads the state of the given directories, or returns nil without a reader.
-func Read(ctx context.Context, r snapshot.Reader, dirs []string) (*snapshot.State, error) {
-	if r == nil {
-		return nil, nil
-	}
-	return r.Read(ctx, dirs)
 }

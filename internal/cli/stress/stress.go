@@ -6,7 +6,6 @@ package stress
 import (
 	"context"
 	"io"
-	"net/http"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,7 +13,6 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -31,6 +29,21 @@ type Options struct {
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
 	Format                                   output.Format
+}
+
+// settings names pkg/stress.Config's fields as osctl stress's flags.
+var settings = cmdutil.Settings{
+	"Profile": "--profile", "Targets": "--target", "Requests": "--requests", "Concurrency": "--concurrency",
+	"Duration": "--duration", "Rate": "--rate", "Timeout": "--timeout", "MaxErrorRate": "--max-error-rate",
+	"Header": "--header", "Analyses": "--analyses", "Project": "--project", "Mix": "--mix",
+	"AllowStart": "--allow-start", "SettleTimeout": "--settle-timeout", "SettleQuiet": "--settle-quiet",
+	"WorkerWait": "--worker-wait", "Method": "--method", "Body": "--body", "Poll": "--poll",
+	"JobTimeout": "--job-timeout", "MaxActive": "--max-active", "Grace": "--grace",
+	"DispatchInterval": "--dispatch-interval", "MinAcknowledged": "--min-acknowledged",
+	"MinContended": "--min-contended", "Ignore": "--ignore",
+	// Not Config's: the state reader, the Deployment and the report file, which the run's
+	// reasons and next step also name.
+	"StateDir": "--state-dir", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
@@ -82,42 +95,48 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
   osctl stress --profile http --target http://127.0.0.1:8080/ --concurrency 10000 --duration 30s`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.validate(cmd); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return runStress(cmd.Context(), o)
+			// The library's {Name} settings read as this command's flags.
+			return cmdutil.RenderSetting(cmd, func() error {
+				if err := o.validate(cmd); err != nil {
+					return err
+				}
+				if runF != nil {
+					return runF(cmd.Context(), o)
+				}
+				return runStress(cmd.Context(), o)
+			}())
 		},
 	}
+	cmdutil.NameSettings(cmd, settings)
+	// The flags' defaults are the library's (pstress.DefaultConfig).
+	d := pstress.DefaultConfig()
 	fl := cmd.Flags()
 	fl.StringSliceVar(&o.Targets, "target", nil, "base URL of the target, or comma-separated URLs of each replica (round-robin); for --profile http, the route itself")
-	fl.StringVar(&c.Profile, "profile", pstress.ProfileOpenStudio, "workload: openstudio, jobs or http")
-	fl.IntVar(&c.Requests, "requests", 1000, "load requests to send (0 with --duration: until it ends; --profile http with --duration alone is bounded by the duration)")
-	fl.IntVarP(&c.Concurrency, "concurrency", "c", 100, "requests in flight at once (closed loop); with --rate, the most in flight")
+	fl.StringVar(&c.Profile, "profile", d.Profile, "workload: openstudio, jobs or http")
+	fl.IntVar(&c.Requests, "requests", d.Requests, "load requests to send (0 with --duration: until it ends; --profile http with --duration alone is bounded by the duration)")
+	fl.IntVarP(&c.Concurrency, "concurrency", "c", d.Concurrency, "requests in flight at once (closed loop); with --rate, the most in flight")
 	fl.DurationVar(&c.Duration, "duration", 0, "stop sending after this long (0: no bound beyond --requests)")
 	fl.Float64Var(&c.Rate, "rate", 0, "requests per second, open loop (latency counted from each request's intended send time)")
-	fl.DurationVar(&c.Timeout, "timeout", time.Minute, "timeout of one request (a timed-out request is ambiguous)")
+	fl.DurationVar(&c.Timeout, "timeout", d.Timeout, "timeout of one request (a timed-out request is ambiguous)")
 	fl.IntVar(&c.Analyses, "analyses", 0, "openstudio: analyses to spread the requests over (default requests/100, at least 1, at most 100)")
 	fl.StringVar(&c.Project, "project", "", "openstudio: use this existing project id instead of creating one")
-	fl.StringVar(&o.Mix, "mix", "upload=5,start=2,data_point=1,upload_file=2", "openstudio: relative weights of the load operations")
+	fl.StringVar(&o.Mix, "mix", d.Mix.String(), "openstudio: relative weights of the load operations")
 	fl.BoolVar(&c.AllowStart, "allow-start", false, "openstudio: send start actions to targets that are not the sandbox (launches simulations on a real server)")
-	fl.StringVar(&c.Method, "method", http.MethodGet, "http: request method")
+	fl.StringVar(&c.Method, "method", d.Method, "http: request method")
 	fl.StringArrayVar(&o.Headers, "header", nil, "http, jobs: request header 'Name: value' (repeatable; the job API's token goes here: 'X-ELB-API-Token: TOKEN'); values are never printed")
 	fl.StringVar(&c.Body, "body", "", "http, jobs: request body template; {{nonce}} and {{seq}} are replaced per request (jobs: default a Mode B submit keyed by the nonce)")
-	fl.DurationVar(&c.Poll, "poll", profile.DefaultJobPoll, "jobs: how often each job's status is read (a read of an active job is costly for elb-openapi: below 500ms osctl warns)")
-	fl.DurationVar(&c.JobTimeout, "job-timeout", profile.DefaultJobTimeout, "jobs: how long one job is followed; a job still active then is not finished (the run is inconclusive about it)")
+	fl.DurationVar(&c.Poll, "poll", d.Poll, "jobs: how often each job's status is read (a read of an active job is costly for elb-openapi: below 500ms osctl warns)")
+	fl.DurationVar(&c.JobTimeout, "job-timeout", d.JobTimeout, "jobs: how long one job is followed; a job still active then is not finished (the run is inconclusive about it)")
 	fl.IntVar(&c.MaxActive, "max-active", 0, "jobs: the service-wide ceiling of active jobs, ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of the fixed service (required unless the sandbox's GET /status gives it)")
-	fl.DurationVar(&c.Grace, "grace", time.Second, "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
-	fl.DurationVar(&c.DispatchInterval, "dispatch-interval", 5*time.Second, "jobs: the service's dispatch tick (ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS): a correct replica may leave a slot free this long")
-	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", 0.5, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
-	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", 0.5, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
-	fl.Float64Var(&c.MinContended, "min-contended", 0.5, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
-	fl.DurationVar(&c.WorkerWait, "worker-wait", profile.DefaultTailWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
-	fl.DurationVar(&c.SettleTimeout, "settle-timeout", 10*time.Minute, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
-	fl.DurationVar(&c.SettleQuiet, "settle-quiet", profile.DefaultSettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
-	fl.StringSliceVar(&c.Ignore, "ignore", detect.DefaultIgnore, "base-name globs of files the app generates itself (never phantom)")
+	fl.DurationVar(&c.Grace, "grace", d.Grace, "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
+	fl.DurationVar(&c.DispatchInterval, "dispatch-interval", d.DispatchInterval, "jobs: the service's dispatch tick (ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS): a correct replica may leave a slot free this long")
+	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", d.MaxErrorRate, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
+	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", d.MinAcknowledged, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
+	fl.Float64Var(&c.MinContended, "min-contended", d.MinContended, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
+	fl.DurationVar(&c.WorkerWait, "worker-wait", d.WorkerWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
+	fl.DurationVar(&c.SettleTimeout, "settle-timeout", d.SettleTimeout, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
+	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
+	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
 	if len(fleets) > 0 {
 		o.Fleets = fleets[0]
@@ -150,7 +169,7 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	}
 	if c.Profile == pstress.ProfileOpenStudio {
 		if c.Mix, err = profile.ParseMix(o.Mix); err != nil {
-			return cmdutil.Usage("%v", err)
+			return cmdutil.Usage("%w", err)
 		}
 	}
 	if c.Header, err = cmdutil.ParseHeaders(o.Headers); err != nil {
@@ -162,7 +181,7 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		}
 	}
 	if err := c.Check(); err != nil {
-		return cmdutil.Usage("%v", err)
+		return cmdutil.Usage("%w", err)
 	}
 	// The library takes 0 for a default; a 0 given on the command line is a mistake.
 	for name, d := range map[string]time.Duration{"--timeout": c.Timeout, "--poll": c.Poll, "--job-timeout": c.JobTimeout} {

@@ -76,7 +76,7 @@ type Options struct {
 // Files plans removing one run's directories under the volume root (--run ID --state-dir DIR).
 func Files(root, run string) (*Plan, error) {
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		return nil, fmt.Errorf("--state-dir %s is not a directory", root)
+		return nil, fmt.Errorf("{StateDir} %s is not a directory", root)
 	}
 	dirs, files, err := RunDirs(root, run)
 	if err != nil {
@@ -93,7 +93,7 @@ func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, erro
 		return openStudio(ctx, h, o)
 	case "jobs":
 		if o.StateDir != "" || o.Target != nil {
-			return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out --state-dir and --target"}
+			return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out {StateDir} and {Target}"}
 		}
 		jobs, unknown, err := profile.RunJobs(h)
 		if err != nil {

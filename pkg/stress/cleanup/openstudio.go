@@ -17,7 +17,7 @@ import (
 // extraction goes only later, in a background job).
 func openStudio(ctx context.Context, h *history.History, o Options) (*Plan, error) {
 	if o.StateDir == "" {
-		return nil, &UsageError{"an openstudio run's files are on the volume: pass --state-dir DIR, its root on this machine"}
+		return nil, &UsageError{"an openstudio run's files are on the volume: pass {StateDir} DIR, its root on this machine"}
 	}
 	p, err := Files(o.StateDir, h.Header.Run)
 	if err != nil {
@@ -27,18 +27,18 @@ func openStudio(ctx context.Context, h *history.History, o Options) (*Plan, erro
 	base := o.Target
 	if base == nil {
 		if len(h.Header.Targets) == 0 {
-			return nil, &UsageError{"the history names no target: pass --target URL"}
+			return nil, &UsageError{"the history names no target: pass {Target} URL"}
 		}
 		raw := h.Header.Targets[0]
 		u, err := url.Parse(raw)
 		if err != nil || u.User != nil {
-			return nil, &UsageError{fmt.Sprintf("the history keeps target %s without its password: pass --target URL", raw)}
+			return nil, &UsageError{fmt.Sprintf("the history keeps target %s without its password: pass {Target} URL", raw)}
 		}
 		base = u
 	}
 	t := profile.Probe(ctx, o.Client, base)
 	if !t.Reachable {
-		return nil, fmt.Errorf("target %s is not reachable: %s (pass --target URL of the server the run used)", base.Redacted(), redact.Text(t.ProbeErr))
+		return nil, fmt.Errorf("target %s is not reachable: %s (pass {Target} URL of the server the run used)", base.Redacted(), redact.Text(t.ProbeErr))
 	}
 	if !t.Status.Sandbox {
 		p.base, p.Target, p.ids = base, base.Redacted(), analyses(h)

@@ -113,7 +113,7 @@ func (p JobsPower) Reasons(maxActive int) []string {
 		if p.Changes == 0 {
 			out = append(out, "no job was seen changing state: the run cannot say whether a job was left queued")
 		} else {
-			out = append(out, fmt.Sprintf("one poll cycle (%s) is longer than the strand limit (%s: --grace, --dispatch-interval and --poll), so a job could wait past the limit between two polls unseen: poll less often or send fewer requests so that the service answers faster, or raise --grace",
+			out = append(out, fmt.Sprintf("one poll cycle (%s) is longer than the strand limit (%s: {Grace}, {DispatchInterval} and {Poll}), so a job could wait past the limit between two polls unseen: poll less often or send fewer requests so that the service answers faster, or raise {Grace}",
 				cycle, secs(p.StrandLimitS)))
 		}
 	}
@@ -124,9 +124,9 @@ func (p JobsPower) Reasons(maxActive int) []string {
 // mostly the poll interval (reads are quick), polling more often shortens it; when it is mostly
 // the reads (the service answers slowly under the polls), polling less often does.
 func (p JobsPower) CeilingRemedy() string {
-	poll := "poll less often (--poll) so that the service answers faster"
+	poll := "poll less often ({Poll}) so that the service answers faster"
 	if p.PollS > 0 && p.ReadS*2 < p.PollS {
-		poll = fmt.Sprintf("poll more often (--poll %s: status reads take %s here)", secs(p.PollS/4), secs(p.ReadS))
+		poll = fmt.Sprintf("poll more often ({Poll} %s: status reads take %s here)", secs(p.PollS/4), secs(p.ReadS))
 	}
 	return fmt.Sprintf("make each job run longer than two poll cycles (%s here), send more requests, or %s", secs(2*p.CycleS), poll)
 }

@@ -51,7 +51,7 @@ func TestJobsPowerShortJobsInconclusive(t *testing.T) {
 	}
 	r := strings.Join(j.Reasons, "; ")
 	// Reads take 20 ms of a 3 s poll: a faster poll is what shortens the cycle.
-	for _, want := range []string{"could not have seen a breach of the ceiling 1", "longer than two poll cycles", "poll more often (--poll 750ms"} {
+	for _, want := range []string{"could not have seen a breach of the ceiling 1", "longer than two poll cycles", "poll more often ({Poll} 750ms"} {
 		if !strings.Contains(r, want) {
 			t.Errorf("reasons lack %q: %s", want, r)
 		}
@@ -71,7 +71,7 @@ func TestJobsPowerShortJobsInconclusive(t *testing.T) {
 	if p := JobsPowerOf(h, 1, time.Second); p.Stranded || !strings.Contains(strings.Join(j.Reasons, ";"), "longer than the strand limit (5s") {
 		t.Errorf("slow reads: stranded power %v: %v", p.Stranded, j.Reasons)
 	}
-	if r := strings.Join(j.Reasons, ";"); !strings.Contains(r, "poll less often (--poll) so that the service answers faster") {
+	if r := strings.Join(j.Reasons, ";"); !strings.Contains(r, "poll less often ({Poll}) so that the service answers faster") {
 		t.Errorf("slow reads: the remedy should be a slower poll: %s", r)
 	}
 }

@@ -199,15 +199,15 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 			j.Reasons = append(j.Reasons, fmt.Sprintf("only %s of requests were acknowledged (at least %s needed)", Pct(j.AckFraction), Pct(o.MinAcknowledged)))
 		}
 		if j.Contention != nil && j.Contention.Fraction < o.MinContended {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise --concurrency or lower --analyses", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
+			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
 		}
 		if h.Header.Profile == "openstudio" && !j.Settled {
-			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise --settle-timeout")
+			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise {SettleTimeout}")
 		}
 		if h.Header.Profile == "openstudio" {
 			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
 			if st == nil {
-				j.Reasons = append(j.Reasons, "the files were not read: pass --state-dir or --state-pod")
+				j.Reasons = append(j.Reasons, "the files were not read: pass {StateDir} or {StatePod}")
 			}
 		}
 		if h.Header.Profile == "jobs" {
@@ -296,11 +296,11 @@ func jobsPower(h *history.History, o Options) *JobsPower {
 func jobsReasons(h *history.History, j *Judgement, o Options) []string {
 	var out []string
 	if n := JobsNotFinished(h); n > 0 {
-		out = append(out, fmt.Sprintf("%d of the jobs had not finished when following them stopped (--job-timeout %s): the run says nothing about them", n, h.Header.JobTimeout))
+		out = append(out, fmt.Sprintf("%d of the jobs had not finished when following them stopped ({JobTimeout} %s): the run says nothing about them", n, h.Header.JobTimeout))
 	}
 	switch {
 	case o.MaxActive <= 0:
-		out = append(out, "no ceiling known: pass --max-active (the sandbox reports it in GET /status)")
+		out = append(out, "no ceiling known: pass {MaxActive} (the sandbox reports it in GET /status)")
 	case j.Acknowledged <= o.MaxActive:
 		out = append(out, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
 	case j.Power != nil && !o.IgnorePower:

@@ -167,10 +167,10 @@ func earnedReasons(h *history.History, ops []OpStats, x *Extractions, rf *Result
 	}
 	for _, s := range ops {
 		if s.Op == "start" && s.Acknowledged > 0 && x != nil && x.Judged == 0 {
-			out = append(out, fmt.Sprintf("%d starts were acknowledged, but no extraction could be judged: no job of the run's analyses left \"queued\" before the state was read (not run yet, or failed); raise --settle-timeout", s.Acknowledged))
+			out = append(out, fmt.Sprintf("%d starts were acknowledged, but no extraction could be judged: no job of the run's analyses left \"queued\" before the state was read (not run yet, or failed); raise {SettleTimeout}", s.Acknowledged))
 		}
 		if s.Op == "upload_file" && s.Acknowledged > 0 && rf != nil && rf.Judged == 0 && rf.NotJudged > 0 {
-			out = append(out, fmt.Sprintf("%d result files were acknowledged, but none could be judged lost if missing: each was on an analysis that was started, whose data points' result files the simulation worker deletes by design; give the run two or more --analyses (the profile never starts some of them)", rf.NotJudged))
+			out = append(out, fmt.Sprintf("%d result files were acknowledged, but none could be judged lost if missing: each was on an analysis that was started, whose data points' result files the simulation worker deletes by design; give the run two or more {Analyses} (the profile never starts some of them)", rf.NotJudged))
 		}
 	}
 	return out

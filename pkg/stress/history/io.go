@@ -115,7 +115,7 @@ func Read(r io.Reader) (*History, error) {
 		return nil, fmt.Errorf("reading history: %v", err)
 	}
 	if !sawHeader {
-		return nil, errors.New("history has no header line: is this an osctl stress --history file?")
+		return nil, errors.New("history has no header line: is this an osctl stress {History} file?")
 	}
 	return h, nil
 }
@@ -134,7 +134,7 @@ func trimSpace(b []byte) []byte {
 func ReadFile(path string) (*History, error) {
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("cannot read --history: %v", err)
+		return nil, fmt.Errorf("cannot read {History}: %v", err)
 	}
 	defer fh.Close()
 	h, err := Read(fh)

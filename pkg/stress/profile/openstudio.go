@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/redact"
+	"github.com/osctl/osctl/pkg/setting"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -35,7 +36,13 @@ type Mix struct {
 // result file uploads and data point creations.
 var DefaultMix = Mix{Upload: 5, Start: 2, DataPoint: 1, UploadFile: 2}
 
-// ParseMix parses "upload=5,start=2,data_point=1,upload_file=2"; missing names weigh 0.
+// String is the mix as ParseMix reads it.
+func (m Mix) String() string {
+	return fmt.Sprintf("upload=%d,start=%d,data_point=%d,upload_file=%d", m.Upload, m.Start, m.DataPoint, m.UploadFile)
+}
+
+// ParseMix parses "upload=5,start=2,data_point=1,upload_file=2"; missing names weigh 0. Its
+// errors are *setting.Error about Mix.
 func ParseMix(s string) (Mix, error) {
 	var m Mix
 	for _, kv := range strings.Split(s, ",") {
@@ -46,7 +53,7 @@ func ParseMix(s string) (Mix, error) {
 		k, v, ok := strings.Cut(kv, "=")
 		n, err := strconv.Atoi(v)
 		if !ok || err != nil || n < 0 {
-			return m, fmt.Errorf("--mix %q: each item is NAME=WEIGHT with a whole weight >= 0, e.g. upload=5,start=2,data_point=1,upload_file=2", kv)
+			return m, setting.Errorf("Mix", "%q: each item is NAME=WEIGHT with a whole weight >= 0, e.g. %s", kv, DefaultMix)
 		}
 		switch k {
 		case "upload":
@@ -58,11 +65,11 @@ func ParseMix(s string) (Mix, error) {
 		case "upload_file", "result", "result_file":
 			m.UploadFile = n
 		default:
-			return m, fmt.Errorf("--mix: unknown operation %q: use upload, start, data_point, upload_file", k)
+			return m, setting.Errorf("Mix", ": unknown operation %q: use upload, start, data_point, upload_file", k)
 		}
 	}
 	if m.Upload+m.Start+m.DataPoint+m.UploadFile == 0 {
-		return m, fmt.Errorf("--mix %q gives every operation weight 0", s)
+		return m, setting.Errorf("Mix", "%q gives every operation weight 0", s)
 	}
 	return m, nil
 }
@@ -185,7 +192,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		p.call(ctx, 0, rec, "application/json", body)
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
-			return fmt.Errorf("creating the project failed (%s): pass --project ID of an existing one, or check the target", rec.Describe())
+			return fmt.Errorf("creating the project failed (%s): pass {Project} ID of an existing one, or check the target", rec.Describe())
 		}
 		p.Project = rec.Returned
 	}

@@ -59,7 +59,7 @@ func ParseTargets(list []string) ([]*url.URL, error) {
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("no target given: pass --target URL[,URL...]")
+		return nil, fmt.Errorf("no target given: pass {Targets} URL[,URL...]")
 	}
 	return out, nil
 }

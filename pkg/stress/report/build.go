@@ -95,7 +95,7 @@ func replicasValidated(r *Report) (int, string) {
 		urls[t.URL] = true
 	}
 	if r.Profile == "jobs" && len(urls) > 1 {
-		return len(urls), "one per --target URL, each a replica's own"
+		return len(urls), "one per {Targets} URL, each a replica's own"
 	}
-	return 1, "one --target URL may be one replica or many: give each replica's own URL, or --deployment, to count them"
+	return 1, "one {Targets} URL may be one replica or many: give each replica's own URL, or {Deployment}, to count them"
 }

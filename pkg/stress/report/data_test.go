@@ -139,10 +139,30 @@ func TestNext(t *testing.T) {
 			Power: &detect.JobsPower{CycleS: 17}}, "too slow to see a breach of the ceiling in jobs this short: make each job run longer than two poll cycles (34s here)"},
 		{Report{Verdict: detect.Races, Profile: "jobs", Findings: []detect.Finding{{Kind: detect.Duplicate, Cause: detect.CauseReplayRace}}}, "replay race"},
 	} {
+		// The CLI names the settings as its flags (Report.NameSettings); kebab-case stands in here.
+		c.r.NameSettings(kebabFlag)
 		if got := c.r.Next(); !strings.HasPrefix(got, "next: ") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q lacks %q", c.r.Verdict, got, c.want)
 		}
 	}
+}
+
+// kebabFlag names a setting as a flag: MinAcknowledged is --min-acknowledged (Targets --target).
+func kebabFlag(name string) string {
+	if name == "Targets" {
+		return "--target"
+	}
+	var b strings.Builder
+	for i, r := range name {
+		if r >= 'A' && r <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return "--" + b.String()
 }
 
 func countsOf(n int64) attack.Counts { return attack.Counts{Total: n} }

@@ -12,11 +12,13 @@ const LockContract = "docs/migration/rails-lock-contract.md"
 // Next is one line saying what to do after this run: on races, the lock contract and a re-run;
 // when inconclusive, the first threshold or condition that was missed and how to change the run;
 // when clean, how many replicas it validated and how the rollout uses it.
-func (r *Report) Next() string {
+func (r *Report) Next() string { return r.named(r.next()) }
+
+func (r *Report) next() string {
 	switch r.Verdict {
 	case detect.Races:
 		if r.Profile == "jobs" && r.replayRaceOnly() {
-			return "next: this breach is elb-openapi's replay race on one replica (a replay of a submit still in flight re-creates its job and frees a slot still in use), which one shared queue does not fix: raise --timeout above the service's submit time so that no submit is replayed while in flight, and see docs/migration/jobs.md"
+			return "next: this breach is elb-openapi's replay race on one replica (a replay of a submit still in flight re-creates its job and frees a slot still in use), which one shared queue does not fix: raise {Timeout} above the service's submit time so that no submit is replayed while in flight, and see docs/migration/jobs.md"
 		}
 		if r.Profile == "jobs" {
 			return "next: make one dispatcher own the ceiling across replicas (docs/migration/jobs.md), then run this again: a fixed service gives no finding"
@@ -27,7 +29,7 @@ func (r *Report) Next() string {
 		if m, w := replicasValidated(r); m == n {
 			why = " (" + w + ")"
 		}
-		return fmt.Sprintf("next: this run validated %d replica%s%s; give its --report to 'osctl rollout run --stress-report' to step the HPA up to them", n, plural(n), why)
+		return fmt.Sprintf("next: this run validated %d replica%s%s; give its {Report} to 'osctl rollout run --stress-report' to step the HPA up to them", n, plural(n), why)
 	}
 	return "next: " + r.remedy()
 }
@@ -43,21 +45,21 @@ func (r *Report) remedy() string {
 	case r.Partial && r.StopReason == "interrupted":
 		return "the run was interrupted: run it again to the end"
 	case r.Partial:
-		return fmt.Sprintf("the run stopped early (%s): lower --concurrency or --rate so that the target keeps up, or raise --max-error-rate", r.StopReason)
+		return fmt.Sprintf("the run stopped early (%s): lower {Concurrency} or {Rate} so that the target keeps up, or raise {MaxErrorRate}", r.StopReason)
 	case c.Total == 0 && len(r.Operations) == 0:
-		return "no load request was sent: check --requests and --duration"
+		return "no load request was sent: check {Requests} and {Duration}"
 	case th.MinAcknowledged > 0 && r.AckFraction < th.MinAcknowledged:
-		return fmt.Sprintf("only %s of requests were acknowledged, --min-acknowledged needs %s: lower --concurrency (or --rate) until the target keeps up, or lower --min-acknowledged",
+		return fmt.Sprintf("only %s of requests were acknowledged, {MinAcknowledged} needs %s: lower {Concurrency} (or {Rate}) until the target keeps up, or lower {MinAcknowledged}",
 			detect.Pct(r.AckFraction), detect.Pct(th.MinAcknowledged))
 	case r.Contention != nil && th.MinContended > 0 && r.Contention.Fraction < th.MinContended:
-		return fmt.Sprintf("only %s of analyses saw overlapping writes, --min-contended needs %s: raise --concurrency or lower --analyses",
+		return fmt.Sprintf("only %s of analyses saw overlapping writes, {MinContended} needs %s: raise {Concurrency} or lower {Analyses}",
 			detect.Pct(r.Contention.Fraction), detect.Pct(th.MinContended))
 	case r.Profile == "openstudio" && !r.Settled:
-		return "the files were still changing when they were read: raise --settle-timeout"
+		return "the files were still changing when they were read: raise {SettleTimeout}"
 	case r.Extractions != nil && r.Extractions.Expected > 0 && r.Extractions.Judged == 0:
-		return "no extraction could be judged: check that the target's workers run, and raise --settle-timeout"
+		return "no extraction could be judged: check that the target's workers run, and raise {SettleTimeout}"
 	case r.Profile == "jobs" && th.MaxActive <= 0:
-		return "no ceiling known: pass --max-active"
+		return "no ceiling known: pass {MaxActive}"
 	case r.Profile == "jobs" && r.Power != nil && !r.Power.Ceiling && r.Counts.Acknowledged > int64(th.MaxActive):
 		return "the polls were too slow to see a breach of the ceiling in jobs this short: " + r.Power.CeilingRemedy()
 	}

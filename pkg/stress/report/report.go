@@ -7,6 +7,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/osctl/osctl/pkg/setting"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -97,6 +98,9 @@ type Report struct {
 	// Timelines are the findings' race timelines, which the HTML page draws. They are not in the
 	// JSON report: Build makes them from the history.
 	Timelines []Timeline `json:"-"`
+
+	// names renders {Name} setting references in the text Next returns (NameSettings).
+	names func(string) string
 }
 
 // Target is one target of the run and what it said it is.
@@ -153,4 +157,25 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// NameSettings renders the {Name} setting references (pkg/setting) in the report's reasons,
+// notices and next step as the reader knows those settings (osctl stress's flags: as maps a Go
+// name to its flag). Call it once, before the report is written or printed.
+func (r *Report) NameSettings(as func(name string) string) {
+	r.names = as
+	for i := range r.Reasons {
+		r.Reasons[i] = setting.Refs(r.Reasons[i], as)
+	}
+	for i := range r.Notices {
+		r.Notices[i] = setting.Refs(r.Notices[i], as)
+	}
+}
+
+// named renders s's setting references as NameSettings asked (none: Go names stay in braces).
+func (r *Report) named(s string) string {
+	if r.names == nil {
+		return s
+	}
+	return setting.Refs(s, r.names)
 }

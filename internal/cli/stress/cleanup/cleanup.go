@@ -66,15 +66,19 @@ found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
   osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := o.validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return cleanupRun(cmd.Context(), o)
+			// The library's {Name} settings read as this command's flags.
+			return cmdutil.RenderSetting(cmd, func() error {
+				if err := o.validate(); err != nil {
+					return err
+				}
+				if runF != nil {
+					return runF(cmd.Context(), o)
+				}
+				return cleanupRun(cmd.Context(), o)
+			}())
 		},
 	}
+	cmdutil.NameSettings(cmd, cmdutil.Settings{"StateDir": "--state-dir", "Target": "--target", "History": "--history"})
 	fl := cmd.Flags()
 	fl.StringVar(&o.Run, "run", "", "the run id whose objects to remove")
 	fl.StringVar(&o.StateDir, "state-dir", "", "the shared volume's root on this machine")

@@ -3,7 +3,6 @@ package judge
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -12,7 +11,6 @@ import (
 	"github.com/osctl/osctl/internal/cli/output"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -45,22 +43,26 @@ unless a flag here overrides one.`,
 		Example: `  osctl stress judge --history run.jsonl --state-dir /tmp/osctl-sandbox-x -o json`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if o.History == "" {
-				return cmdutil.Usage("pass --history FILE (written by osctl stress --history)")
-			}
-			// A threshold flag given here overrides the run's own.
-			fl, ov := cmd.Flags(), &o.Override
-			ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
-			ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
-			if err := o.State.Validate(); err != nil {
-				return err
-			}
-			if runF != nil {
-				return runF(cmd.Context(), o)
-			}
-			return judgeRun(cmd.Context(), o)
+			// The library's {Name} settings read as this command's flags.
+			return cmdutil.RenderSetting(cmd, func() error {
+				if o.History == "" {
+					return cmdutil.Usage("pass --history FILE (written by osctl stress --history)")
+				}
+				// A threshold flag given here overrides the run's own.
+				fl, ov := cmd.Flags(), &o.Override
+				ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
+				ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
+				if err := o.State.Validate(); err != nil {
+					return err
+				}
+				if runF != nil {
+					return runF(cmd.Context(), o)
+				}
+				return judgeRun(cmd.Context(), o)
+			}())
 		},
 	}
+	cmdutil.NameSettings(cmd, cmdutil.Settings{"History": "--history", "StateDir": "--state-dir", "StatePod": "--state-pod"})
 	fl := cmd.Flags()
 	fl.StringVar(&o.History, "history", "", "the run's history file")
 	o.State.Add(cmd, true)
@@ -95,13 +97,10 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 	if err != nil {
 		return err
 	}
-	if h.Header.Profile != pstress.ProfileOpenStudio {
-		reader = nil // only the openstudio profile leaves files
-	}
-	st, err := stresscmd.Read(ctx, reader, detect.Dirs(h))
-	if err != nil {
-		return fmt.Errorf("reading the state: %v", err)
-	}
 	o.Override.Version = o.Factory.Version
-	return stresscmd.Finish(o.IO, o.Format, pstress.Judge(h, st, o.Override), files, o.Report, o.JUnit, o.HTML)
+	rep, err := pstress.JudgeSaved(ctx, h, reader, o.Override)
+	if err != nil {
+		return err
+	}
+	return stresscmd.Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }
