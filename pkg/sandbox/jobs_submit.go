@@ -84,30 +84,10 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	valid := false
-	for _, p := range validPrograms {
-		valid = valid || p == b.Program
-	}
-	if !valid {
-		fastAPIError(w, http.StatusBadRequest, "Invalid program. Must be: "+strings.Join(validPrograms, ", "))
+	source, corr, status, detail := checkSubmitter(b)
+	if status != 0 {
+		fastAPIError(w, status, detail)
 		return
-	}
-	source := strings.ToLower(strings.TrimSpace(b.Source))
-	switch {
-	case !sources[source]:
-		fastAPIError(w, http.StatusBadRequest, "submission_source must be dashboard, external_api, terminal, or system")
-		return
-	case source != "external_api":
-		fastAPIError(w, http.StatusForbidden, "trusted submission_source requires internal authentication")
-		return
-	}
-	corr := ""
-	if b.CorrID != nil {
-		corr = strings.TrimSpace(*b.CorrID)
-		if strings.ContainsFunc(corr, func(c rune) bool { return c < 0x20 }) {
-			fastAPIError(w, http.StatusBadRequest, "value must not contain control characters")
-			return
-		}
 	}
 	var id string
 	if b.Key != nil && *b.Key != "" {
@@ -123,42 +103,10 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	} else {
 		id = randomHex(6)
 	}
-	mode, dbURL := "A", b.DB
-	if b.QueryFasta != nil {
-		mode = "B"
-		if strings.TrimSpace(*b.QueryFasta) == "" {
-			fastAPIError(w, http.StatusBadRequest, "query_fasta must not be empty")
-			return
-		}
-		if blobURLRe.MatchString(b.DB) {
-			if msg := checkBlobURL(b.DB, "db"); msg != "" {
-				fastAPIError(w, http.StatusBadRequest, msg)
-				return
-			}
-		} else {
-			if b.DB == "" || strings.HasPrefix(b.DB, "/") || strings.ContainsAny(b.DB, "?#") || strings.Contains(b.DB, "..") {
-				fastAPIError(w, http.StatusBadRequest, "db must be a safe blob path without query strings or traversal")
-				return
-			}
-			dbURL = blobBase + "/blast-db/" + b.DB + "/" + b.DB
-		}
-		if p := b.ResultsPrefix; p != nil && strings.Trim(strings.TrimSpace(*p), "/") != "" {
-			if !resultsPrefixRe.MatchString(strings.Trim(strings.TrimSpace(*p), "/") + "/") {
-				fastAPIError(w, http.StatusBadRequest, "results_prefix must be an exact YYYY/MM/DD/ date path")
-				return
-			}
-		}
-	} else {
-		if b.Queries == nil || b.Results == nil || *b.Queries == "" || *b.Results == "" {
-			fastAPIError(w, http.StatusBadRequest, "Mode A requires queries and results Blob URLs")
-			return
-		}
-		for _, f := range []struct{ v, name string }{{b.DB, "db"}, {*b.Queries, "queries"}, {*b.Results, "results"}} {
-			if msg := checkBlobURL(f.v, f.name); msg != "" {
-				fastAPIError(w, http.StatusBadRequest, msg)
-				return
-			}
-		}
+	mode, dbURL, detail := checkSubmitMode(b)
+	if detail != "" {
+		fastAPIError(w, http.StatusBadRequest, detail)
+		return
 	}
 	now := s.now()
 	stamp := isoTime(now)
@@ -211,4 +159,67 @@ func (s *Server) replay(w http.ResponseWriter, old jobRec) {
 		out["passthrough"] = pt
 	}
 	writeJSON(w, http.StatusAccepted, out)
+}
+
+// checkSubmitter checks the program and who submits, as main.py does first: the source
+// (lower-cased) and the correlation id, or the status and detail the service answers.
+func checkSubmitter(b *submitBody) (source, corr string, status int, detail string) {
+	valid := false
+	for _, p := range validPrograms {
+		valid = valid || p == b.Program
+	}
+	if !valid {
+		return "", "", http.StatusBadRequest, "Invalid program. Must be: " + strings.Join(validPrograms, ", ")
+	}
+	source = strings.ToLower(strings.TrimSpace(b.Source))
+	switch {
+	case !sources[source]:
+		return "", "", http.StatusBadRequest, "submission_source must be dashboard, external_api, terminal, or system"
+	case source != "external_api":
+		return "", "", http.StatusForbidden, "trusted submission_source requires internal authentication"
+	}
+	if b.CorrID != nil {
+		corr = strings.TrimSpace(*b.CorrID)
+		if strings.ContainsFunc(corr, func(c rune) bool { return c < 0x20 }) {
+			return "", "", http.StatusBadRequest, "value must not contain control characters"
+		}
+	}
+	return source, corr, 0, ""
+}
+
+// checkSubmitMode checks the job's inputs: Mode B (a query_fasta) or Mode A (Blob URLs of the
+// queries and results), and returns the mode and the database URL, or the 400's detail.
+func checkSubmitMode(b *submitBody) (mode, dbURL, detail string) {
+	mode, dbURL = "A", b.DB
+	if b.QueryFasta != nil {
+		mode = "B"
+		if strings.TrimSpace(*b.QueryFasta) == "" {
+			return "", "", "query_fasta must not be empty"
+		}
+		if blobURLRe.MatchString(b.DB) {
+			if msg := checkBlobURL(b.DB, "db"); msg != "" {
+				return "", "", msg
+			}
+		} else {
+			if b.DB == "" || strings.HasPrefix(b.DB, "/") || strings.ContainsAny(b.DB, "?#") || strings.Contains(b.DB, "..") {
+				return "", "", "db must be a safe blob path without query strings or traversal"
+			}
+			dbURL = blobBase + "/blast-db/" + b.DB + "/" + b.DB
+		}
+		if p := b.ResultsPrefix; p != nil && strings.Trim(strings.TrimSpace(*p), "/") != "" {
+			if !resultsPrefixRe.MatchString(strings.Trim(strings.TrimSpace(*p), "/") + "/") {
+				return "", "", "results_prefix must be an exact YYYY/MM/DD/ date path"
+			}
+		}
+		return mode, dbURL, ""
+	}
+	if b.Queries == nil || b.Results == nil || *b.Queries == "" || *b.Results == "" {
+		return "", "", "Mode A requires queries and results Blob URLs"
+	}
+	for _, f := range []struct{ v, name string }{{b.DB, "db"}, {*b.Queries, "queries"}, {*b.Results, "results"}} {
+		if msg := checkBlobURL(f.v, f.name); msg != "" {
+			return "", "", msg
+		}
+	}
+	return mode, dbURL, ""
 }

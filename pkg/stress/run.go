@@ -74,19 +74,21 @@ type stage interface {
 	after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error)
 }
 
-func (r *runner) run(ctx context.Context) (*report.Report, error) {
+// begin starts the fleet (a Worker in this process unless Deps gives one), probes the targets
+// and writes the history's header fields.
+func (r *runner) begin(ctx context.Context) error {
 	cfg := r.cfg
 	r.fleet = r.d.Fleet
 	if r.fleet == nil {
 		w, err := NewWorker(cfg, profile.Shard{}, WorkerDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.fleet, r.closers = w, append(r.closers, w.Close)
 	}
 	pr, err := r.fleet.Probe(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, n := range pr.Notices {
 		r.notice("%s", n)
@@ -107,6 +109,15 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	}
 	for _, t := range r.targets {
 		r.hdr.Targets = append(r.hdr.Targets, t.URL.Redacted())
+	}
+	return nil
+}
+
+func (r *runner) run(ctx context.Context) (*report.Report, error) {
+	cfg := r.cfg
+	err := r.begin(ctx)
+	if err != nil {
+		return nil, err
 	}
 	var st stage
 	switch cfg.Profile {
