@@ -11,15 +11,16 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/setting"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 // Profiles.
 const (
-	ProfileOpenStudio = "openstudio"
-	ProfileJobs       = "jobs"
-	ProfileHTTP       = "http"
+	ProfileOpenStudio = "openstudio" // history.OpenStudio.Name
+	ProfileJobs       = "jobs"       // history.Jobs.Name
+	ProfileHTTP       = "http"       // history.HTTP.Name
 )
 
 // Config says what to run. Zero fields take the defaults their comments name.
@@ -145,7 +146,7 @@ func (c Config) WithDefaults() Config {
 	if c.Concurrency == 0 {
 		c.Concurrency = 1
 	}
-	if c.Profile == ProfileOpenStudio && c.Analyses == 0 {
+	if k, _ := history.ProfileNamed(c.Profile); k.Files && c.Analyses == 0 {
 		c.Analyses = min(max(c.Requests/100, 1), 100)
 	}
 	if c.Mix == (profile.Mix{}) {
@@ -166,12 +167,16 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// kind is the Config's profile.
+func (c Config) kind() history.Profile {
+	p, _ := history.ProfileNamed(c.Profile)
+	return p
+}
+
 // Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
 // field by its Go name. Run checks the Config it is given, once its zero fields are filled.
 func (c Config) Check() error {
-	switch c.Profile {
-	case ProfileOpenStudio, ProfileJobs, ProfileHTTP:
-	default:
+	if _, ok := history.ProfileNamed(c.Profile); !ok {
 		return fieldErr("Profile", "%q: use openstudio, jobs or http", c.Profile)
 	}
 	for _, f := range []struct {
@@ -189,7 +194,7 @@ func (c Config) Check() error {
 		return fieldErr("Concurrency", "%d: use 1 to 1000000", c.Concurrency)
 	case c.Requests < 0:
 		return fieldErr("Requests", "%d: must be 0 or more", c.Requests)
-	case c.Requests == 0 && (c.Duration <= 0 || c.Profile != ProfileHTTP):
+	case c.Requests == 0 && (c.Duration <= 0 || c.kind().Probes):
 		return fieldErr("Requests", "0 needs {Profile} http and a {Duration} to bound the run")
 	case c.Duration < 0:
 		return fieldErr("Duration", "%s: must be 0 or more", c.Duration)

@@ -68,6 +68,20 @@ func (r *runner) notice(format string, a ...any) {
 
 // stage is one profile's part of a run: what follows the load (its header fields are written
 // when it is made).
+// stages are each profile's stage after the load (its header fields set on the way), by name:
+// the one place a profile's run is chosen.
+var stages = map[string]func(r *runner, ctx context.Context) (stage, error){
+	ProfileOpenStudio: func(r *runner, _ context.Context) (stage, error) { return r.openStudio(), nil },
+	ProfileJobs:       func(r *runner, ctx context.Context) (stage, error) { return r.jobs(ctx) },
+	ProfileHTTP:       func(r *runner, _ context.Context) (stage, error) { return r.httpLoad(), nil },
+}
+
+// kind is the run's profile.
+func (r *runner) kind() history.Profile {
+	p, _ := history.ProfileNamed(r.cfg.Profile)
+	return p
+}
+
 type stage interface {
 	// after runs once the load ended: it settles and reads; partial says the load was cut short.
 	// It returns the state (nil when not read) and whether it had settled.
@@ -94,7 +108,7 @@ func (r *runner) begin(ctx context.Context) error {
 		r.notice("%s", n)
 	}
 	r.targets = targetsOf(cfg.Targets, pr.Targets)
-	r.rec = &recorder{keep: cfg.Profile != ProfileHTTP || r.d.History != nil}
+	r.rec = &recorder{keep: r.kind().Records || r.d.History != nil}
 	if r.d.History != nil {
 		r.rec.w = history.NewWriter(r.d.History)
 	}
@@ -119,20 +133,12 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	var st stage
-	switch cfg.Profile {
-	case ProfileOpenStudio:
-		st = r.openStudio()
-	case ProfileJobs:
-		st, err = r.jobs(ctx)
-	default:
-		st = r.httpLoad()
-	}
+	st, err := stages[cfg.Profile](r, ctx)
 	if err != nil {
 		return nil, err
 	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
-	if cfg.Profile == ProfileOpenStudio {
+	if r.kind().Files {
 		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
 	}
 	if r.setup, err = r.fleet.Setup(ctx, r.rec.record); err != nil {

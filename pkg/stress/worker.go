@@ -107,7 +107,7 @@ func (w *Worker) Probe(ctx context.Context) (*Probe, error) {
 	var ts []profile.Target
 	for _, u := range w.cfg.Targets {
 		t := profile.Target{URL: u, Reachable: true}
-		if w.cfg.Profile != ProfileHTTP {
+		if w.kind().Probes {
 			if t = profile.Probe(ctx, w.client, u); !t.Reachable {
 				return nil, fmt.Errorf("target %s is not reachable: %s", u.Redacted(), t.ProbeErr)
 			}
@@ -179,7 +179,7 @@ func (w *Worker) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error
 	for _, t := range w.targets {
 		s.Targets = append(s.Targets, t.Status)
 	}
-	if w.cfg.Profile != ProfileOpenStudio {
+	if !w.kind().Setup {
 		return s, nil
 	}
 	w.os = w.openStudio()
@@ -199,34 +199,9 @@ func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 	if w.targets == nil && s != nil {
 		w.setTargets(targetsOf(cfg.Targets, s.Targets))
 	}
-	var (
-		src       attack.Source
-		eventLoop bool
-	)
-	switch cfg.Profile {
-	case ProfileOpenStudio:
-		if w.os == nil {
-			if s == nil || s.OpenStudio == nil {
-				return nil, fmt.Errorf("the openstudio load needs its setup")
-			}
-			w.os = w.openStudio()
-			w.os.Restore(*s.OpenStudio)
-		}
-		w.os.Sending = obs.Sending
-		src = w.os.Source()
-	case ProfileJobs:
-		w.jobs = w.jobsProfile()
-		w.jobs.Sending = obs.Sending
-		src = w.jobs.Source(ctx)
-	default:
-		p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
-			Now: w.now, Shard: w.shard}
-		if rec != nil {
-			p.Record = w.record
-		}
-		src = p.Source()
-		// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
-		eventLoop = p.EventLoopOK()
+	src, eventLoop, err := sources[cfg.Profile](w, ctx, s, rec, obs)
+	if err != nil {
+		return nil, err
 	}
 	aopts := attack.Options{Concurrency: w.concurrency, Rate: w.rate, Duration: cfg.Duration, MaxErrorRate: cfg.MaxErrorRate, Now: w.now, EventLoop: eventLoop,
 		// The error rate is judged once as many requests were answered as are in flight at once: the
@@ -273,3 +248,46 @@ func (w *Worker) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pr
 
 // Profile is the run's profile.
 func (w *Worker) Profile() string { return w.cfg.Profile }
+
+// kind is the Worker's profile.
+func (w *Worker) kind() history.Profile {
+	p, _ := history.ProfileNamed(w.cfg.Profile)
+	return p
+}
+
+// sources are each profile's load, by name: the requests a Worker sends, and whether they may go
+// out from the event loops.
+var sources = map[string]func(w *Worker, ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (attack.Source, bool, error){
+	ProfileOpenStudio: (*Worker).openStudioSource,
+	ProfileJobs:       (*Worker).jobsSource,
+	ProfileHTTP:       (*Worker).httpSource,
+}
+
+func (w *Worker) openStudioSource(_ context.Context, s *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
+	if w.os == nil {
+		if s == nil || s.OpenStudio == nil {
+			return nil, false, fmt.Errorf("the openstudio load needs its setup")
+		}
+		w.os = w.openStudio()
+		w.os.Restore(*s.OpenStudio)
+	}
+	w.os.Sending = obs.Sending
+	return w.os.Source(), false, nil
+}
+
+func (w *Worker) jobsSource(ctx context.Context, _ *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
+	w.jobs = w.jobsProfile()
+	w.jobs.Sending = obs.Sending
+	return w.jobs.Source(ctx), false, nil
+}
+
+func (w *Worker) httpSource(_ context.Context, _ *Setup, rec profile.Recorder, _ LoadObserver) (attack.Source, bool, error) {
+	cfg := w.cfg
+	p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
+		Now: w.now, Shard: w.shard}
+	if rec != nil {
+		p.Record = w.record
+	}
+	// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
+	return p.Source(), p.EventLoopOK(), nil
+}

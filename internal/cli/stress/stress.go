@@ -13,6 +13,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	pstress "github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -160,14 +161,15 @@ func AddReportFlags(cmd *cobra.Command, rep, junit, html *string) {
 func (o *Options) validate(cmd *cobra.Command) error {
 	c := &o.Config
 	// A run of the http profile may be bounded by --duration alone.
-	if c.Profile == pstress.ProfileHTTP && c.Duration > 0 && !cmd.Flags().Changed("requests") {
+	k := kind(c.Profile)
+	if !k.Probes && c.Duration > 0 && !cmd.Flags().Changed("requests") {
 		c.Requests = 0
 	}
 	var err error
 	if c.Targets, err = profile.ParseTargets(o.Targets); err != nil {
 		return cmdutil.Usage("%v", err)
 	}
-	if c.Profile == pstress.ProfileOpenStudio {
+	if len(k.Ops) > 0 {
 		if c.Mix, err = profile.ParseMix(o.Mix); err != nil {
 			return cmdutil.Usage("%w", err)
 		}
@@ -199,4 +201,10 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		}
 	}
 	return o.State.Validate()
+}
+
+// kind is the profile of that name (an unknown one has no capabilities; Config.Check refuses it).
+func kind(name string) history.Profile {
+	p, _ := history.ProfileNamed(name)
+	return p
 }

@@ -137,8 +137,9 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if j.Load > 0 {
 		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
 	}
-	switch h.Header.Profile {
-	case "openstudio":
+	k := h.Header.Kind()
+	switch {
+	case k.Files:
 		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
 		c := ContentionOf(h)
 		j.Contention = &c
@@ -146,18 +147,18 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.Extractions = &x
 		rf := ResultFilesOf(h)
 		j.ResultFiles = &rf
-	case "jobs":
+	case k.Jobs:
 		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
 	}
-	if h.Header.Profile != "http" {
+	if k.Records {
 		j.Operations = Operations(h)
 	}
 	if len(j.Findings) > 0 {
 		j.Verdict, j.Conclusive = Races, true
-		if !j.Settled && h.Header.Profile == "openstudio" {
+		if !j.Settled && k.Files {
 			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
 		}
 	} else {
@@ -228,8 +229,8 @@ func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) [
 	if j.Contention != nil && j.Contention.Fraction < o.MinContended {
 		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
 	}
-	switch h.Header.Profile {
-	case "openstudio":
+	switch k := h.Header.Kind(); {
+	case k.Files:
 		if !j.Settled {
 			out = append(out, "the files were still changing when they were read: raise {SettleTimeout}")
 		}
@@ -237,7 +238,7 @@ func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) [
 		if st == nil {
 			out = append(out, "the files were not read: pass {StateDir} or {StatePod}")
 		}
-	case "jobs":
+	case k.Jobs:
 		out = append(out, jobsReasons(h, j, o)...)
 	}
 	return out

@@ -94,7 +94,7 @@ func replicasValidated(r *Report) (int, string) {
 	for _, t := range r.Targets {
 		urls[t.URL] = true
 	}
-	if r.Profile == "jobs" && len(urls) > 1 {
+	if r.Kind().Jobs && len(urls) > 1 {
 		return len(urls), "one per {Targets} URL, each a replica's own"
 	}
 	return 1, "one {Targets} URL may be one replica or many: give each replica's own URL, or {Deployment}, to count them"

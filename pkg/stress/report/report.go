@@ -159,6 +159,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 	return enc.Encode(r)
 }
 
+// Kind is the run's profile.
+func (r *Report) Kind() history.Profile {
+	p, _ := history.ProfileNamed(r.Profile)
+	return p
+}
+
 // NameSettings renders the {Name} setting references (pkg/setting) in the report's reasons,
 // notices and next step as the reader knows those settings (osctl stress's flags: as maps a Go
 // name to its flag). Call it once, before the report is written or printed.
