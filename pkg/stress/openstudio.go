@@ -56,7 +56,7 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 			ds := dirs()
 			fp = func(ctx context.Context) (string, error) { return fr.Fingerprint(ctx, ds) }
 		}
-		sr := profile.SettleWith(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, r.d.Now, r.fleet.JobCounts, fp)
+		sr := profile.Settle(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, r.d.Now, r.fleet.JobCounts, fp)
 		settled, f.SettleWait, f.SettleStopped = sr.Quiet, sr.Waited.Seconds(), sr.Stopped
 		r.notice("%s", settleNotice(sr, cfg.SettleTimeout, quiet))
 		if !sr.Quiet {

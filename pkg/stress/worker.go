@@ -242,7 +242,7 @@ func (w *Worker) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pr
 	if w.os == nil {
 		return fmt.Errorf("no openstudio load to read back")
 	}
-	w.os.ReadbackOf(ctx, plan)
+	w.os.Readback(ctx, plan)
 	return nil
 }
 

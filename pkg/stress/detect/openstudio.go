@@ -69,12 +69,7 @@ func index(h *history.History) *run {
 	return r
 }
 
-func createdID(r *history.Record) string {
-	if r.Returned != "" {
-		return r.Returned
-	}
-	return r.ID
-}
+func createdID(r *history.Record) string { return r.CreatedID() }
 
 // Dirs returns the directories (relative to the volume root) that hold this run's objects: the
 // only part of the volume that is read and judged.

@@ -326,5 +326,13 @@ func (r *Record) Describe() string {
 // Applied reports whether the request's effect must be there (acknowledged).
 func (r *Record) Applied() bool { return r.Outcome == Acknowledged }
 
+// CreatedID is the id of what a create made: the id the server returned, else the one sent.
+func (r *Record) CreatedID() string {
+	if r.Returned != "" {
+		return r.Returned
+	}
+	return r.ID
+}
+
 // Maybe reports whether the request's effect may be there (acknowledged or ambiguous).
 func (r *Record) Maybe() bool { return r.Outcome == Acknowledged || r.Outcome == Ambiguous }

@@ -139,8 +139,8 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 	}
 	p.mu.Unlock()
 	counts := make([]int, len(ids))
-	p.parallel(ctx, len(ids), func(i int) {
-		_, body, errS := p.get(ctx, i, statusPath(ids[i]))
+	p.api().parallel(ctx, len(ids), func(i int) {
+		_, body, errS := p.api().get(ctx, i, statusPath(ids[i]))
 		if errS != "" {
 			return
 		}
