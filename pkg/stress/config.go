@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/setting"
-	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
