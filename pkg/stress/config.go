@@ -60,9 +60,9 @@ type Config struct {
 	// SettleQuiet ends that wait once no job changed state and the files did not change for that
 	// long (0: profile.DefaultSettleQuiet, a minute).
 	SettleQuiet time.Duration
-	// WorkerWait bounds how long each held-back part of the openstudio load waits for the target's
+	// BackgroundWait bounds how long each held-back part of the openstudio load waits for the target's
 	// workers (0 holds nothing back).
-	WorkerWait time.Duration
+	BackgroundWait time.Duration
 
 	// Method and Body are the http profile's request ({{nonce}} and {{seq}} in Body are replaced);
 	// Body is also the jobs profile's submit body.
@@ -126,7 +126,7 @@ func DefaultConfig() Config {
 		Mix:              profile.DefaultMix,
 		SettleTimeout:    10 * time.Minute,
 		SettleQuiet:      profile.DefaultSettleQuiet,
-		WorkerWait:       profile.DefaultTailWait,
+		BackgroundWait:   profile.DefaultTailWait,
 		Method:           http.MethodGet,
 		Poll:             profile.DefaultJobPoll,
 		JobTimeout:       profile.DefaultJobTimeout,
@@ -210,8 +210,8 @@ func (c Config) Check() error {
 		return fieldErr("SettleTimeout", "%s: must be 0 or more", c.SettleTimeout)
 	case c.SettleQuiet < 0:
 		return fieldErr("SettleQuiet", "%s: must be 0 or more", c.SettleQuiet)
-	case c.WorkerWait < 0:
-		return fieldErr("WorkerWait", "%s: must be 0 or more", c.WorkerWait)
+	case c.BackgroundWait < 0:
+		return fieldErr("BackgroundWait", "%s: must be 0 or more", c.BackgroundWait)
 	case c.JobTimeout <= 0:
 		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
 	case c.Grace < 0:

@@ -88,13 +88,13 @@ type stage interface {
 	after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error)
 }
 
-// begin starts the fleet (a Worker in this process unless Deps gives one), probes the targets
+// begin starts the fleet (a Sender in this process unless Deps gives one), probes the targets
 // and writes the history's header fields.
 func (r *runner) begin(ctx context.Context) error {
 	cfg := r.cfg
 	r.fleet = r.d.Fleet
 	if r.fleet == nil {
-		w, err := NewWorker(cfg, profile.Shard{}, WorkerDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
+		w, err := NewSender(cfg, profile.Shard{}, SenderDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
 		if err != nil {
 			return err
 		}

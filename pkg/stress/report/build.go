@@ -26,7 +26,7 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 	if f := h.Footer; f != nil {
 		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
-		r.Notices, r.SettleWait, r.WorkerWaits, r.Workload = f.Notices, f.SettleWait, f.WorkerWaits, f.Workload
+		r.Notices, r.SettleWait, r.BackgroundWaits, r.Workload = f.Notices, f.SettleWait, f.BackgroundWaits, f.Workload
 		r.SettleStopped = f.SettleStopped
 		r.Workers = f.LoadWorkers
 		r.StateRead = f.StateRead

@@ -308,7 +308,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 		} else {
 			snaps[i] = ld.Stats
 			lw.CPU, lw.MaxRSS = ld.CPU, ld.MaxRSS
-			l.Tail = append(l.Tail, ld.Tail...)
+			l.BackgroundWaits = append(l.BackgroundWaits, ld.BackgroundWaits...)
 			l.Notices = append(l.Notices, ld.Notices...)
 			j := ld.Jobs
 			l.Jobs.Followed += j.Followed
@@ -324,7 +324,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 		fill(&lw, snaps[i])
 		l.Workers = append(l.Workers, lw)
 	}
-	sort.SliceStable(l.Tail, func(a, b int) bool { return l.Tail[a].At < l.Tail[b].At })
+	sort.SliceStable(l.BackgroundWaits, func(a, b int) bool { return l.BackgroundWaits[a].AtS < l.BackgroundWaits[b].AtS })
 	st, err := attack.Merge(snaps)
 	if err != nil {
 		return nil, err

@@ -133,7 +133,7 @@ type ready struct {
 // loaded is how a worker's load went.
 type loaded struct {
 	Stats   attack.Snapshot       `json:"stats"`
-	Tail    []profile.TailRelease `json:"tail,omitempty"`
+	BackgroundWaits []history.BackgroundWait `json:"background_waits,omitempty"`
 	Jobs    profile.JobsSummary   `json:"jobs"`
 	Refused *profile.AuthError    `json:"refused,omitempty"`
 	Notices []string              `json:"notices,omitempty"`
