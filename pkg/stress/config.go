@@ -204,7 +204,9 @@ func (c Config) Check() error {
 		return fieldErr("Timeout", "%s: must be above 0", c.Timeout)
 	case c.Analyses < 0:
 		return fieldErr("Analyses", "%d: must be 1 or more", c.Analyses)
-	case c.Poll <= 0 || c.Poll > time.Minute:
+	case c.Poll <= 0:
+		return fieldErr("Poll", "%s: must be above 0", c.Poll)
+	case c.Poll > time.Minute:
 		return fieldErr("Poll", "%s: use a positive interval up to 1m", c.Poll)
 	case c.SettleTimeout < 0:
 		return fieldErr("SettleTimeout", "%s: must be 0 or more", c.SettleTimeout)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -26,7 +27,7 @@ type Options struct {
 	Targets []string
 	Mix     string
 	Headers []string
-	State   StateFlags
+	State   stateflags.Flags
 	Fleets  Fleets // nil: the load goes from this process only
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
