@@ -3,43 +3,11 @@ package sandbox
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 )
 
-// jobQueue is what a Server keeps its jobs with.
-type jobQueue = *jobService
-
-// jobService is elb-openapi's dispatcher over a job store, with its real triggers (a claim of
-// the next queued job on a submit, when a submit thread exits, and on a tick every
-// DispatchInterval) and its real bookkeeping: a finished job keeps its slot until a status read
-// of it, or the watchdog, notices that it finished, and noticing starts nothing.
-type jobService struct {
-	cfg   Config
-	st    jobStore
-	limit int           // active jobs the store admits: this replica's (local, split) or all of them (shared)
-	dur   time.Duration // how long a job this replica claims runs
-	now   func() time.Time
-	ctx   context.Context // the server's: submit threads and claims run on it
-	reqs  requestLog
-
-	mu      sync.Mutex
-	threads map[string]chan struct{} // the live submit threads of this replica, closed to cancel
-}
-
-func newJobQueue(ctx context.Context, cfg Config, now func() time.Time) (*jobService, error) {
-	s := &jobService{cfg: cfg, now: now, ctx: ctx, dur: cfg.replicaJobDuration(), threads: map[string]chan struct{}{}}
-	switch cfg.Queue {
-	case QueueShared:
-		s.st, s.limit = newSharedStore(cfg), cfg.MaxActive
-	default:
-		s.st, s.limit = newLocalStore(), cfg.replicaMaxActive()
-	}
-	return s, nil
-}
-
 // run runs the dispatcher's tick and the watchdog until ctx ends.
-func (s *jobService) run(ctx context.Context) {
+func (s *jobsService) run(ctx context.Context) {
 	go every(ctx, s.cfg.Jobs.DispatchInterval, func() {
 		for s.dispatchOnce() {
 		}
@@ -68,11 +36,11 @@ func jobSteps(d time.Duration) (step, run time.Duration) {
 	return step, d - 2*step
 }
 
-func (s *jobService) stamp() string { return isoTime(s.now()) }
+func (s *jobsService) stamp() string { return isoTime(s.now()) }
 
 // dispatchOnce is _dispatcher_once: claim the next queued job if a slot is free and start its
 // submit thread. It reports whether it claimed one.
-func (s *jobService) dispatchOnce() bool {
+func (s *jobsService) dispatchOnce() bool {
 	now := s.stamp()
 	j, err := s.st.claim(s.ctx, s.limit, map[string]string{"started_at": now, "updated_at": now, "last_progress_at": now,
 		fClaimed: strconv.Itoa(s.cfg.Replica)})
@@ -94,7 +62,7 @@ func (s *jobService) dispatchOnce() bool {
 }
 
 // alive reports whether this replica runs a submit thread for the job.
-func (s *jobService) alive(id string) bool {
+func (s *jobsService) alive(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.threads[id]
@@ -102,7 +70,7 @@ func (s *jobService) alive(id string) bool {
 }
 
 // cancel stops the job's submit thread, if this replica runs one.
-func (s *jobService) cancel(id string) {
+func (s *jobsService) cancel(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ch, ok := s.threads[id]; ok {
@@ -116,7 +84,7 @@ func (s *jobService) cancel(id string) {
 // queued job. Like _update_job, its updates apply to the job whatever its state, as long as it
 // exists: a job a second submit of its key wrote back to queued meanwhile becomes running again. A thread that "dies" (the recovered requeue) claims nothing: its job stays
 // submitting, holding its slot, until the watchdog requeues it.
-func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
+func (s *jobsService) submitThread(j jobRec, stop chan struct{}) {
 	ctx, id := s.ctx, j.id()
 	died := false
 	defer func() {
@@ -172,7 +140,7 @@ func pause(ctx context.Context, stop chan struct{}, d time.Duration) bool {
 // refresh is _refresh_job_status, what a status read of an active job does: a running job whose
 // work is done becomes completed, which frees its slot (and starts nothing); any other active
 // job gets its phase from the cluster (submitting, or running).
-func (s *jobService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
+func (s *jobsService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
 	st := j.status()
 	if !JobActive(st) {
 		return j, nil
@@ -196,7 +164,7 @@ func (s *jobService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
 // watchdog is _watchdog_once: it refreshes every active job, and requeues (phase recovered)
 // those this replica claimed whose submit thread died. Unlike the real one it does not wait
 // RECLAIM_GRACE_SECONDS (45 s) after the job started.
-func (s *jobService) watchdog() {
+func (s *jobsService) watchdog() {
 	ctx := s.ctx
 	js, err := s.st.list(ctx)
 	if err != nil {

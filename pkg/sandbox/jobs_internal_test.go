@@ -58,7 +58,7 @@ func TestRequeueWaitingForCapacity(t *testing.T) {
 	defer cancel()
 	cfg := Config{StateDir: t.TempDir(), MaxActive: 1, JobDuration: 100 * time.Millisecond,
 		Jobs: JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: time.Hour, RequeueEvery: 1, RequeuePhase: PhaseWaitingForCapacity}}.withDefaults()
-	q, err := newJobQueue(ctx, cfg, time.Now)
+	q, err := newJobsService(ctx, cfg, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -73,7 +73,7 @@ func jobIDFromKey(source, key string) (string, bool) {
 
 // submitJob is POST /v1/jobs: 202 with the job, queued (or already dispatching), whatever the
 // ceiling; a replay of an idempotency key this replica holds answers 202 with that job.
-func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
+func (s *jobsService) submitJob(w http.ResponseWriter, r *http.Request) {
 	b, invalid, err := readSubmit(r)
 	if err != nil {
 		writeError(w, err)
@@ -96,7 +96,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 			fastAPIError(w, http.StatusBadRequest, "idempotency_key must be 1-256 characters")
 			return
 		}
-		if old, err := s.jobs.st.get(ctx, id); err == nil {
+		if old, err := s.st.get(ctx, id); err == nil {
 			s.replay(w, old)
 			return
 		}
@@ -124,7 +124,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	if len(b.Passthrough) > 0 {
 		j["passthrough"] = string(mustJSON(b.Passthrough))
 	}
-	stored, created, err := s.jobs.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
+	stored, created, err := s.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
 	if err != nil {
 		fastAPIError(w, http.StatusServiceUnavailable, "failed to persist job queue state")
 		return
@@ -133,9 +133,9 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		s.replay(w, stored)
 		return
 	}
-	s.jobs.dispatchOnce()
+	s.dispatchOnce()
 	cur := stored
-	if j2, err := s.jobs.st.get(ctx, id); err == nil {
+	if j2, err := s.st.get(ctx, id); err == nil {
 		cur = j2
 	}
 	out := map[string]any{"job_id": id, "status": cur.status(), "queue_position": s.queuePosition(r, cur),
@@ -150,7 +150,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // replay answers a submit whose idempotency key names a job this replica holds.
-func (s *Server) replay(w http.ResponseWriter, old jobRec) {
+func (s *jobsService) replay(w http.ResponseWriter, old jobRec) {
 	id := old.id()
 	out := map[string]any{"job_id": id, "status": old.status(), "submission_source": old["submission_source"],
 		"external_correlation_id": old["external_correlation_id"], "blast_version": "unknown", "db_name": old["db_name"],
