@@ -29,7 +29,7 @@ func sanitizeJobID(id string) (string, bool) {
 	return c, len(c) >= 6 && len(c) <= 12
 }
 
-func (s *jobsService) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (jobRec, bool) {
+func (s *jobsService) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (*job, bool) {
 	id, ok := sanitizeJobID(raw)
 	if !ok {
 		fastAPIError(w, http.StatusBadRequest, "Invalid job_id format")
@@ -52,7 +52,7 @@ func (s *jobsService) jobStatus(w http.ResponseWriter, r *http.Request, raw stri
 	if !ok {
 		return
 	}
-	id := j.id()
+	id := j.ID
 	j, err := s.refresh(r.Context(), j)
 	if errors.Is(err, errNoJob) {
 		fastAPIError(w, http.StatusNotFound, "Job "+id+" not found")
@@ -62,25 +62,25 @@ func (s *jobsService) jobStatus(w http.ResponseWriter, r *http.Request, raw stri
 		fastAPIError(w, http.StatusServiceUnavailable, "refreshing the job: "+err.Error())
 		return
 	}
-	phase := j["phase"]
+	phase := j.Phase
 	if phase == "" {
-		phase = j.status()
+		phase = j.Status
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"job_id": j.id(), "status": j.status(), "phase": phase, "queue_position": s.queuePosition(r, j),
-		"created_at": j["created_at"], "updated_at": j["updated_at"], "last_progress_at": j["last_progress_at"],
-		"program": j["program"], "db": j["db"], "resource_profile": j["resource_profile"], "error": j["error"],
+		"job_id": j.ID, "status": j.Status, "phase": phase, "queue_position": s.queuePosition(r, j),
+		"created_at": j.CreatedAt, "updated_at": j.UpdatedAt, "last_progress_at": j.LastProgressAt,
+		"program": j.Program, "db": j.DB, "resource_profile": j.Resource, "error": j.Error,
 		"kubernetes": map[string]any{"summary": map[string]any{}},
 	})
 }
 
 // queuePosition is the job's 1-based place in the queue, nil when it is not queued.
-func (s *jobsService) queuePosition(r *http.Request, j jobRec) any {
-	if j.status() != JobQueued {
+func (s *jobsService) queuePosition(r *http.Request, j *job) any {
+	if j.Status != JobQueued {
 		return nil
 	}
 	ids, err := s.st.queue(r.Context())
-	if p := position(ids, j.id()); err == nil && p > 0 {
+	if p := position(ids, j.ID); err == nil && p > 0 {
 		return p
 	}
 	return nil
@@ -92,12 +92,12 @@ func (s *jobsService) deleteJob(w http.ResponseWriter, r *http.Request, raw stri
 	if !ok {
 		return
 	}
-	s.cancel(j.id())
-	if _, err := s.st.remove(r.Context(), j.id()); err != nil && !errors.Is(err, errNoJob) {
+	s.cancel(j.ID)
+	if _, err := s.st.remove(r.Context(), j.ID); err != nil && !errors.Is(err, errNoJob) {
 		fastAPIError(w, http.StatusServiceUnavailable, "deleting the job: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"job_id": j.id(), "status": "deleted"})
+	writeJSON(w, http.StatusOK, map[string]any{"job_id": j.ID, "status": "deleted"})
 }
 
 // seconds is _duration_seconds: whole seconds from start to end (now when end is empty).
@@ -141,23 +141,23 @@ func (s *jobsService) listJobs(w http.ResponseWriter, r *http.Request) {
 	items := make([]map[string]any, 0, len(js))
 	for _, j := range js {
 		var pos any
-		if p := position(queue, j.id()); p > 0 {
+		if p := position(queue, j.ID); p > 0 {
 			pos = p
 		}
 		end := ""
-		if JobTerminal(j.status()) {
-			end = j["completed_at"]
+		if JobTerminal(j.Status) {
+			end = j.CompletedAt
 			if end == "" {
-				end = j["updated_at"]
+				end = j.UpdatedAt
 			}
 		}
-		item := map[string]any{"job_id": j.id(), "status": j.status(), "mode": j["mode"], "created_at": j["created_at"],
-			"program": j["program"], "cluster_name": j["cluster_name"], "db": j["db"], "elb_job_id": "", "priority": j.priority(),
-			"queue_position": pos, "started_at": j["started_at"], "updated_at": j["updated_at"],
-			"elapsed_seconds": seconds(j["created_at"], end, now), "queue_wait_seconds": nil, "run_seconds": nil}
-		if j["started_at"] != "" {
-			item["queue_wait_seconds"] = seconds(j["queued_at"], j["started_at"], now)
-			item["run_seconds"] = seconds(j["started_at"], end, now)
+		item := map[string]any{"job_id": j.ID, "status": j.Status, "mode": j.Mode, "created_at": j.CreatedAt,
+			"program": j.Program, "cluster_name": j.ClusterName, "db": j.DB, "elb_job_id": "", "priority": j.Priority,
+			"queue_position": pos, "started_at": j.StartedAt, "updated_at": j.UpdatedAt,
+			"elapsed_seconds": seconds(j.CreatedAt, end, now), "queue_wait_seconds": nil, "run_seconds": nil}
+		if j.StartedAt != "" {
+			item["queue_wait_seconds"] = seconds(j.QueuedAt, j.StartedAt, now)
+			item["run_seconds"] = seconds(j.StartedAt, end, now)
 		}
 		items = append(items, item)
 	}

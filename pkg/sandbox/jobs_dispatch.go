@@ -42,7 +42,7 @@ func (s *jobsService) stamp() string { return isoTime(s.now()) }
 // submit thread. It reports whether it claimed one.
 func (s *jobsService) dispatchOnce() bool {
 	now := s.stamp()
-	j, err := s.st.claim(s.ctx, s.limit, map[string]string{"started_at": now, "updated_at": now, "last_progress_at": now,
+	j, err := s.st.claim(s.ctx, s.limit, map[string]string{fStartedAt: now, fUpdatedAt: now, fLastProgressAt: now,
 		fClaimed: strconv.Itoa(s.cfg.Replica)})
 	if err != nil {
 		if s.ctx.Err() == nil {
@@ -55,7 +55,7 @@ func (s *jobsService) dispatchOnce() bool {
 	}
 	stop := make(chan struct{})
 	s.mu.Lock()
-	s.threads[j.id()] = stop
+	s.threads[j.ID] = stop
 	s.mu.Unlock()
 	go s.submitThread(j, stop)
 	return true
@@ -84,8 +84,8 @@ func (s *jobsService) cancel(id string) {
 // queued job. Like _update_job, its updates apply to the job whatever its state, as long as it
 // exists: a job a second submit of its key wrote back to queued meanwhile becomes running again. A thread that "dies" (the recovered requeue) claims nothing: its job stays
 // submitting, holding its slot, until the watchdog requeues it.
-func (s *jobsService) submitThread(j jobRec, stop chan struct{}) {
-	ctx, id := s.ctx, j.id()
+func (s *jobsService) submitThread(j *job, stop chan struct{}) {
+	ctx, id := s.ctx, j.ID
 	died := false
 	defer func() {
 		s.mu.Lock()
@@ -102,22 +102,22 @@ func (s *jobsService) submitThread(j jobRec, stop chan struct{}) {
 		return
 	}
 	now := s.stamp()
-	ok, err := s.st.update(ctx, id, nil, map[string]string{"status": JobSubmitting,
-		"attempt": strconv.FormatInt(j.int("attempt")+1, 10), "updated_at": now, "last_progress_at": now})
+	ok, err := s.st.update(ctx, id, nil, map[string]string{fStatus: JobSubmitting,
+		fAttempt: strconv.FormatInt(j.Attempt+1, 10), fUpdatedAt: now, fLastProgressAt: now})
 	if err != nil || !ok || !pause(ctx, stop, step) {
 		return
 	}
 	now = s.stamp()
-	switch j[fRequeue] {
+	switch j.Requeue {
 	case PhaseWaitingForCapacity:
-		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobQueued, "phase": PhaseWaitingForCapacity,
-			fRequeue: "", "updated_at": now, "last_progress_at": now})
+		_, err = s.st.update(ctx, id, nil, map[string]string{fStatus: JobQueued, fPhase: PhaseWaitingForCapacity,
+			fRequeue: "", fUpdatedAt: now, fLastProgressAt: now})
 	case PhaseRecovered:
 		died = true
 		_, err = s.st.update(ctx, id, nil, map[string]string{fDead: "1", fRequeue: ""})
 	default:
-		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobRunning, "phase": "submitted",
-			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), "updated_at": now, "last_progress_at": now})
+		_, err = s.st.update(ctx, id, nil, map[string]string{fStatus: JobRunning, fPhase: "submitted",
+			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), fUpdatedAt: now, fLastProgressAt: now})
 	}
 	if err != nil && ctx.Err() == nil {
 		s.cfg.Logf("job %s: %v", id, err)
@@ -140,25 +140,25 @@ func pause(ctx context.Context, stop chan struct{}, d time.Duration) bool {
 // refresh is _refresh_job_status, what a status read of an active job does: a running job whose
 // work is done becomes completed, which frees its slot (and starts nothing); any other active
 // job gets its phase from the cluster (submitting, or running).
-func (s *jobsService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
-	st := j.status()
+func (s *jobsService) refresh(ctx context.Context, j *job) (*job, error) {
+	st := j.Status
 	if !JobActive(st) {
 		return j, nil
 	}
 	now := s.now()
-	set := map[string]string{"updated_at": isoTime(now)}
+	set := map[string]string{fUpdatedAt: isoTime(now)}
 	switch {
-	case st == JobRunning && j.int(fRunUntil) > 0 && now.UnixNano() >= j.int(fRunUntil):
-		set["status"], set["phase"], set["completed_at"], set["last_progress_at"] = JobCompleted, JobCompleted, isoTime(now), isoTime(now)
+	case st == JobRunning && j.RunUntil > 0 && now.UnixNano() >= j.RunUntil:
+		set[fStatus], set[fPhase], set[fCompletedAt], set[fLastProgressAt] = JobCompleted, JobCompleted, isoTime(now), isoTime(now)
 	case st == JobRunning:
-		set["phase"] = JobRunning
+		set[fPhase] = JobRunning
 	default:
-		set["phase"] = JobSubmitting
+		set[fPhase] = JobSubmitting
 	}
-	if _, err := s.st.update(ctx, j.id(), []string{st}, set); err != nil {
+	if _, err := s.st.update(ctx, j.ID, []string{st}, set); err != nil {
 		return nil, err
 	}
-	return s.st.get(ctx, j.id())
+	return s.st.get(ctx, j.ID)
 }
 
 // watchdog is _watchdog_once: it refreshes every active job, and requeues (phase recovered)
@@ -174,17 +174,17 @@ func (s *jobsService) watchdog() {
 		return
 	}
 	for _, j := range js {
-		if !JobActive(j.status()) {
+		if !JobActive(j.Status) {
 			continue
 		}
 		r, err := s.refresh(ctx, j)
-		if err != nil || r[fDead] != "1" || r[fClaimed] != strconv.Itoa(s.cfg.Replica) || s.alive(r.id()) {
+		if err != nil || !r.Dead || r.ClaimedBy != strconv.Itoa(s.cfg.Replica) || s.alive(r.ID) {
 			continue
 		}
 		now := s.stamp()
-		if ok, _ := s.st.update(ctx, r.id(), []string{JobDispatching, JobSubmitting}, map[string]string{"status": JobQueued, "phase": PhaseRecovered,
-			"queued_at": now, fDead: "", "error": "", "updated_at": now, "last_progress_at": now}); ok {
-			s.cfg.Logf("job watchdog: reclaimed dead-thread job %s -> queued (recovered)", r.id())
+		if ok, _ := s.st.update(ctx, r.ID, []string{JobDispatching, JobSubmitting}, map[string]string{fStatus: JobQueued, fPhase: PhaseRecovered,
+			fQueuedAt: now, fDead: "", fError: "", fUpdatedAt: now, fLastProgressAt: now}); ok {
+			s.cfg.Logf("job watchdog: reclaimed dead-thread job %s -> queued (recovered)", r.ID)
 		}
 	}
 }
