@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -73,7 +72,7 @@ func jobIDFromKey(source, key string) (string, bool) {
 
 // submitJob is POST /v1/jobs: 202 with the job, queued (or already dispatching), whatever the
 // ceiling; a replay of an idempotency key this replica holds answers 202 with that job.
-func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
+func (s *jobsService) submitJob(w http.ResponseWriter, r *http.Request) {
 	b, invalid, err := readSubmit(r)
 	if err != nil {
 		writeError(w, err)
@@ -96,7 +95,7 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 			fastAPIError(w, http.StatusBadRequest, "idempotency_key must be 1-256 characters")
 			return
 		}
-		if old, err := s.jobs.st.get(ctx, id); err == nil {
+		if old, err := s.st.get(ctx, id); err == nil {
 			s.replay(w, old)
 			return
 		}
@@ -114,17 +113,14 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	if b.ClusterName != nil && *b.ClusterName != "" {
 		cluster = *b.ClusterName
 	}
-	j := jobRec{"job_id": id, "status": JobQueued, "mode": mode, "created_at": stamp, "queued_at": stamp, "updated_at": stamp,
-		"last_progress_at": stamp, "priority": strconv.Itoa(b.Priority), "resource_profile": b.ResourceProfile,
-		"submission_source": source, "external_correlation_id": corr, "cluster_name": cluster, "program": b.Program,
-		"db": dbURL, "db_name": dbName(b.DB), "attempt": "0", fSeq: seqNow(now), fReplica: strconv.Itoa(s.cfg.Replica)}
-	if b.Key != nil {
-		j["idempotency_key"] = *b.Key
-	}
+	j := &job{ID: id, Status: JobQueued, Mode: mode, CreatedAt: stamp, QueuedAt: stamp, UpdatedAt: stamp,
+		LastProgressAt: stamp, Priority: b.Priority, Resource: b.ResourceProfile, Source: source, CorrID: corr,
+		ClusterName: cluster, Program: b.Program, DB: dbURL, DBName: dbName(b.DB), Seq: now.UnixMicro(), Replica: s.cfg.Replica,
+		IdempotencyKey: b.Key}
 	if len(b.Passthrough) > 0 {
-		j["passthrough"] = string(mustJSON(b.Passthrough))
+		j.Passthrough = string(mustJSON(b.Passthrough))
 	}
-	stored, created, err := s.jobs.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
+	stored, created, err := s.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
 	if err != nil {
 		fastAPIError(w, http.StatusServiceUnavailable, "failed to persist job queue state")
 		return
@@ -133,14 +129,14 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		s.replay(w, stored)
 		return
 	}
-	s.jobs.dispatchOnce()
+	s.dispatchOnce()
 	cur := stored
-	if j2, err := s.jobs.st.get(ctx, id); err == nil {
+	if j2, err := s.st.get(ctx, id); err == nil {
 		cur = j2
 	}
-	out := map[string]any{"job_id": id, "status": cur.status(), "queue_position": s.queuePosition(r, cur),
+	out := map[string]any{"job_id": id, "status": cur.Status, "queue_position": s.queuePosition(r, cur),
 		"submission_source": source, "external_correlation_id": corr, "created_at": stamp,
-		"blast_version": "unknown", "blast_version_detail": map[string]any{"version": "unknown"}, "db_name": j["db_name"],
+		"blast_version": "unknown", "blast_version_detail": map[string]any{"version": "unknown"}, "db_name": j.DBName,
 		"db_version": "unknown", "db_version_detail": map[string]any{"version": "unknown"},
 		"message": "Poll GET /v1/jobs/" + id + "/status for progress.", "status_url": "/v1/jobs/" + id + "/status"}
 	if len(b.Passthrough) > 0 {
@@ -150,12 +146,12 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // replay answers a submit whose idempotency key names a job this replica holds.
-func (s *Server) replay(w http.ResponseWriter, old jobRec) {
-	id := old.id()
-	out := map[string]any{"job_id": id, "status": old.status(), "submission_source": old["submission_source"],
-		"external_correlation_id": old["external_correlation_id"], "blast_version": "unknown", "db_name": old["db_name"],
+func (s *jobsService) replay(w http.ResponseWriter, old *job) {
+	id := old.ID
+	out := map[string]any{"job_id": id, "status": old.Status, "submission_source": old.Source,
+		"external_correlation_id": old.CorrID, "blast_version": "unknown", "db_name": old.DBName,
 		"db_version": "unknown", "message": "Existing job returned for idempotency_key.", "status_url": "/v1/jobs/" + id + "/status"}
-	if pt := passthroughJSON(old["passthrough"]); pt != nil {
+	if pt := passthroughJSON(old.Passthrough); pt != nil {
 		out["passthrough"] = pt
 	}
 	writeJSON(w, http.StatusAccepted, out)
