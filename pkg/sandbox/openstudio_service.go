@@ -39,7 +39,7 @@ func newOpenStudioService(cfg Config, now func() time.Time) (*openStudioService,
 		s.st = &redlockStorage{l: l, p: p, hold: cfg.Hold, locks: lk, keyFn: lockKey, logf: cfg.Logf, noRewrite: cfg.NoZipRewrite}
 	}
 	s.layout, s.resque = l, newResque(cfg)
-	s.worker = &worker{q: s.resque, queues: workerQueues, interval: cfg.WorkerInterval, wait: sleepCtx, perform: s.perform,
+	s.worker = &worker{q: s.resque, queues: workerQueues, interval: cfg.BackgroundInterval, wait: sleepCtx, perform: s.perform,
 		name: workerName(workerQueues), logf: cfg.Logf}
 	return s, nil
 }

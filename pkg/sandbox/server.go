@@ -28,8 +28,8 @@ type Status struct {
 	ReplicaMaxActive int `json:"replica_max_active,omitempty"`
 	// JobDuration is how long a job runs on this replica (JobDuration stretched by the skew).
 	JobDuration string `json:"job_duration"`
-	// WorkerInterval is how long the idle background worker sleeps between polls.
-	WorkerInterval string `json:"worker_interval"`
+	// BackgroundInterval is how long the idle background worker sleeps between polls.
+	BackgroundInterval string `json:"background_interval"`
 	// ZipRewrite says whether extraction sort-rewrites seed zips not in name order.
 	ZipRewrite bool `json:"zip_rewrite"`
 	// DropCreates is the fraction of analysis and data point creates answered but not stored.
@@ -86,7 +86,7 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) Status() Status {
 	st := Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
 		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String(),
-		WorkerInterval: s.cfg.WorkerInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
+		BackgroundInterval: s.cfg.BackgroundInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
 		Worker: s.studio.worker.status(context.Background())}
 	if s.cfg.Jobs.HideCeiling {
 		st.MaxActive, st.ReplicaMaxActive = 0, 0

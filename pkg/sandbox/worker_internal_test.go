@@ -83,7 +83,7 @@ func TestWorkerLooksAgainOnlyAfterItsInterval(t *testing.T) {
 func newTestStudio(t *testing.T) *openStudioService {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	s, err := New(ctx, Config{StateDir: t.TempDir(), Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()}, WorkerInterval: time.Hour})
+	s, err := New(ctx, Config{StateDir: t.TempDir(), Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()}, BackgroundInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
