@@ -11,7 +11,7 @@ import (
 // action is AnalysesController#action. It always answers HTTP 200 for start and stop (the
 // outcome is the body's code); a missing analysis crashes (500); any other analysis_action
 // renders nothing (204).
-func (s *Server) action(w http.ResponseWriter, r *http.Request, id string) {
+func (s *openStudioService) action(w http.ResponseWriter, r *http.Request, id string) {
 	rec, err := s.find("analyses", id)
 	var params map[string]any
 	if err == nil {
@@ -76,7 +76,7 @@ func actionParams(r *http.Request) (map[string]any, error) {
 // runs in the request instead (AnalysisLibrary::BatchRun#perform, no InitializeAnalysis, so no
 // extraction): the sandbox marks the job started, and completed when the analysis has no data
 // point left to simulate.
-func (s *Server) startAnalysis(r *http.Request, id string, params map[string]any) error {
+func (s *openStudioService) startAnalysis(r *http.Request, id string, params map[string]any) error {
 	analysisType := "batch_run"
 	if v, ok := params["analysis_type"]; ok && v != nil {
 		analysisType = fmt.Sprint(v)
@@ -108,7 +108,7 @@ func (s *Server) startAnalysis(r *http.Request, id string, params map[string]any
 }
 
 // runInForeground stands in for BatchRun#perform run in the request.
-func (s *Server) runInForeground(id, file string) error {
+func (s *openStudioService) runInForeground(id, file string) error {
 	dps, err := s.analysisDataPoints(id)
 	if err != nil {
 		return err
@@ -128,7 +128,7 @@ func (s *Server) runInForeground(id, file string) error {
 
 // stopAnalysis is Analysis#stop_analysis: run_flag false, every job not completed marked
 // completed ("datapoint canceled"), queued data points canceled.
-func (s *Server) stopAnalysis(id string) error {
+func (s *openStudioService) stopAnalysis(id string) error {
 	jobs, err := s.analysisJobs(id)
 	if err != nil {
 		return err

@@ -12,7 +12,7 @@ import (
 
 // createAnalysis is AnalysesController#create: any key is stored (a dynamic model); a missing
 // project is a validation error (belongs_to is required: 422); a duplicate id is 500.
-func (s *Server) createAnalysis(w http.ResponseWriter, r *http.Request, projectID string) {
+func (s *openStudioService) createAnalysis(w http.ResponseWriter, r *http.Request, projectID string) {
 	obj, err := bodyObject(r, "analysis")
 	if err != nil {
 		writeRails(w, err)
@@ -36,7 +36,7 @@ type child struct {
 // createUnder is the rest of a create: its id (the client's, or a new uuid), its parent (belongs_to
 // is required: a missing one is a validation error, 422), the record stored (a duplicate id is
 // Mongo's duplicate-key error, 500) unless --drop-creates loses it, and 201 with the document.
-func (s *Server) createUnder(w http.ResponseWriter, r *http.Request, obj record, c child) {
+func (s *openStudioService) createUnder(w http.ResponseWriter, r *http.Request, obj record, c child) {
 	id, err := recordID(c.kind, obj)
 	var parent record
 	if err == nil {
@@ -69,7 +69,7 @@ func (s *Server) createUnder(w http.ResponseWriter, r *http.Request, obj record,
 }
 
 // getAnalysis is AnalysesController#show: {"analysis": <analysis or null>}, HTTP 200 either way.
-func (s *Server) getAnalysis(w http.ResponseWriter, id string) {
+func (s *openStudioService) getAnalysis(w http.ResponseWriter, id string) {
 	rec, err := s.find("analyses", id)
 	if err != nil {
 		writeRails(w, err)
@@ -83,7 +83,7 @@ var dataPointStates = map[string]bool{"na": true, "queued": true, "started": tru
 
 // analysisStatus is AnalysesController#status for one id: {"analysis": {...}} with its jobs in
 // index order and its data points, or {"analyses": []} when there is no such analysis.
-func (s *Server) analysisStatus(w http.ResponseWriter, id string) {
+func (s *openStudioService) analysisStatus(w http.ResponseWriter, id string) {
 	rec, err := s.find("analyses", id)
 	if err != nil {
 		writeRails(w, err)
@@ -134,7 +134,7 @@ func seedZipStored(a record) string {
 // uploadZip is AnalysesController#upload: `@analysis.seed_zip = params[:file]; @analysis.save`.
 // A missing analysis crashes on the nil record (500). Paperclip accepts only application/zip
 // (422 otherwise); no file clears the attachment, deleting the stored zip (201).
-func (s *Server) uploadZip(w http.ResponseWriter, r *http.Request, id string) {
+func (s *openStudioService) uploadZip(w http.ResponseWriter, r *http.Request, id string) {
 	rec, err := s.find("analyses", id)
 	var files map[string]filePart
 	if err == nil {
@@ -208,7 +208,7 @@ var uuidDir = regexp.MustCompile(`^.*/analysis_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{
 // destroyed, DeleteAnalysis jobs are queued for the simulation directory and the extraction,
 // the analysis is deleted and Paperclip deletes its seed zip. JSON answers 204; HTML is a
 // redirect to the project. A missing analysis crashes (500).
-func (s *Server) deleteAnalysis(w http.ResponseWriter, r *http.Request, id string) {
+func (s *openStudioService) deleteAnalysis(w http.ResponseWriter, r *http.Request, id string) {
 	rec, err := s.find("analyses", id)
 	if err == nil && rec == nil {
 		err = nilRecord("analysis", id, "project")
@@ -228,7 +228,7 @@ func (s *Server) deleteAnalysis(w http.ResponseWriter, r *http.Request, id strin
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) destroyAnalysis(r *http.Request, id string, rec record) error {
+func (s *openStudioService) destroyAnalysis(r *http.Request, id string, rec record) error {
 	dps, err := s.db.list("analysis_data_points", id)
 	if err != nil {
 		return err

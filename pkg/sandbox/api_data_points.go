@@ -12,7 +12,7 @@ import (
 // else is the controller's 422 "Variable array and analysis variable size differ"), then a
 // strict model (an unknown key is 500, even under a missing analysis), a missing analysis a
 // validation error (422), a duplicate id 500.
-func (s *Server) createDataPoint(w http.ResponseWriter, r *http.Request, analysisID string) {
+func (s *openStudioService) createDataPoint(w http.ResponseWriter, r *http.Request, analysisID string) {
 	obj, err := bodyObject(r, "data_point")
 	if err != nil {
 		writeRails(w, err)
@@ -34,7 +34,7 @@ func (s *Server) createDataPoint(w http.ResponseWriter, r *http.Request, analysi
 }
 
 // analysisDataPoints returns an analysis's data points, in id order.
-func (s *Server) analysisDataPoints(analysisID string) ([]record, error) {
+func (s *openStudioService) analysisDataPoints(analysisID string) ([]record, error) {
 	ids, err := s.db.list("analysis_data_points", analysisID)
 	if err != nil {
 		return nil, err
@@ -56,7 +56,7 @@ func (s *Server) analysisDataPoints(analysisID string) ([]record, error) {
 // set_variable_values_names maps (empty: the sandbox has no variables to name the values by) and
 // the embedded result_files (once there are any), whose _id shows as {"$oid": ...}; a missing
 // data point is 422 {"error":"No Datapoint"}.
-func (s *Server) getDataPoint(w http.ResponseWriter, id string) {
+func (s *openStudioService) getDataPoint(w http.ResponseWriter, id string) {
 	rec, err := s.find("data_points", id)
 	if err != nil {
 		writeRails(w, err)
@@ -90,7 +90,7 @@ func (s *Server) getDataPoint(w http.ResponseWriter, id string) {
 // uploadResult is DataPointsController#upload_file: without file[attachment] it answers 422
 // before it touches the data point; with one, a missing data point crashes (500). The result
 // file is stored under its own new ObjectId and answered as the result_file view renders it.
-func (s *Server) uploadResult(w http.ResponseWriter, r *http.Request, dataPointID string) {
+func (s *openStudioService) uploadResult(w http.ResponseWriter, r *http.Request, dataPointID string) {
 	rec, err := s.find("data_points", dataPointID)
 	var fields map[string]string
 	var files map[string]filePart

@@ -7,7 +7,7 @@ import (
 
 // createProject is ProjectsController#create: a strict model, the id from _id or uuid, 201 with
 // the bare project and a Location; a duplicate id is MongoDB's duplicate-key error (500).
-func (s *Server) createProject(w http.ResponseWriter, r *http.Request) {
+func (s *openStudioService) createProject(w http.ResponseWriter, r *http.Request) {
 	obj, err := bodyObject(r, "project")
 	if err == nil {
 		err = refuseUnknown(projectModel, "Project", obj)
@@ -34,7 +34,7 @@ func (s *Server) createProject(w http.ResponseWriter, r *http.Request) {
 
 // getProject is ProjectsController#show: the bare project with its analyses, or null (HTTP 200)
 // when there is none.
-func (s *Server) getProject(w http.ResponseWriter, id string) {
+func (s *openStudioService) getProject(w http.ResponseWriter, id string) {
 	rec, err := s.find("projects", id)
 	if err != nil {
 		writeRails(w, err)

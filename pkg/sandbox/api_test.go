@@ -43,7 +43,7 @@ func TestStatusSaysSandbox(t *testing.T) {
 		t.Fatalf("GET /status: %d %v", st, err)
 	}
 	want := map[string]any{"status": "ok", "sandbox": true, "replica": 4.0, "replicas": 5.0, "locking": "none", "queue": "local",
-		"max_active": 3.0, "replica_max_active": 3.0, "job_duration": "1s", "worker_interval": "10ms", "zip_rewrite": true, "drop_creates": 0.0}
+		"max_active": 3.0, "replica_max_active": 3.0, "job_duration": "1s", "background_interval": "10ms", "zip_rewrite": true, "drop_creates": 0.0}
 	for k, v := range want {
 		if m[k] != v {
 			t.Errorf("/status %s = %v, want %v (all: %v)", k, m[k], v, m)

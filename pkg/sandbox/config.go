@@ -61,9 +61,9 @@ const (
 	DefaultWriteDelay = time.Millisecond
 	DefaultMaxBody    = 64 << 20
 	DefaultLockTTL    = 10 * time.Second
-	// DefaultWorkerInterval is how long an idle background worker sleeps between polls of its
+	// DefaultBackgroundInterval is how long an idle background worker sleeps between polls of its
 	// queues: Resque's INTERVAL default.
-	DefaultWorkerInterval = 5 * time.Second
+	DefaultBackgroundInterval = 5 * time.Second
 	// DefaultSplitJobDurationSkew is the CLI's --job-duration-skew with --queue split (0 with the
 	// other queue modes): replica i's jobs run (1+i) times --job-duration, so that with
 	// round-robin routing one replica drains its queue while another still has jobs queued.
@@ -121,9 +121,9 @@ type Config struct {
 	WriteDelay time.Duration
 	// MaxBody bounds a request body; larger ones get 413. The default is 64 MiB.
 	MaxBody int64
-	// WorkerInterval is how long the background worker (resque:work beside Passenger) sleeps
-	// when its queues are empty. The default is DefaultWorkerInterval.
-	WorkerInterval time.Duration
+	// BackgroundInterval is how long the background worker (resque:work beside Passenger) sleeps
+	// when its queues are empty. The default is DefaultBackgroundInterval.
+	BackgroundInterval time.Duration
 	// NoZipRewrite turns off the extraction's sort-rewrite of a seed zip whose entries are not
 	// in name order (rubyzip's Zip.sort_entries plus commit-on-close, which the real server did
 	// until upstream's fix, PR #863). The zero value rewrites, as the real server did.
@@ -168,8 +168,8 @@ func (c Config) withDefaults() Config {
 	if c.MaxBody == 0 {
 		c.MaxBody = DefaultMaxBody
 	}
-	if c.WorkerInterval == 0 {
-		c.WorkerInterval = DefaultWorkerInterval
+	if c.BackgroundInterval == 0 {
+		c.BackgroundInterval = DefaultBackgroundInterval
 	}
 	if c.Namespace == "" {
 		c.Namespace = "default"
@@ -206,8 +206,8 @@ func (c Config) Validate() error {
 	if len(c.Masters) == 0 {
 		return fmt.Errorf("no Redis master given: the background worker takes InitializeAnalysis jobs from Redis (and --locking redlock and --queue shared keep their state there)")
 	}
-	if c.WorkerInterval < 0 {
-		return fmt.Errorf("worker interval %v must not be negative", c.WorkerInterval)
+	if c.BackgroundInterval < 0 {
+		return fmt.Errorf("background interval %v must not be negative", c.BackgroundInterval)
 	}
 	if !(c.DropCreates >= 0 && c.DropCreates <= 1) { // also refuses NaN
 		return fmt.Errorf("drop fraction %v must be 0 to 1", c.DropCreates)

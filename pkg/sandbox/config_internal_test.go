@@ -63,7 +63,7 @@ func TestValidateReplicaCountAndSkew(t *testing.T) {
 		{Config{StateDir: "x"}, "no Redis master given: the background worker takes InitializeAnalysis jobs from Redis"},
 		{Config{StateDir: "x", Masters: master, DropCreates: 1.5}, "drop fraction 1.5 must be 0 to 1"},
 		{Config{StateDir: "x", Masters: master, DropCreates: math.NaN()}, "drop fraction NaN"},
-		{Config{StateDir: "x", Masters: master, WorkerInterval: -time.Second}, "worker interval -1s must not be negative"},
+		{Config{StateDir: "x", Masters: master, BackgroundInterval: -time.Second}, "background interval -1s must not be negative"},
 	} {
 		if err := c.cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %q", c.cfg, err, c.want)

@@ -46,7 +46,7 @@ func randHex(n int) string {
 // waits until that worker has looked at the queues once.
 func (sh shared) replica(t *testing.T, mode sandbox.Locking, interval time.Duration, cfg sandbox.Config) *replica {
 	t.Helper()
-	cfg.StateDir, cfg.Masters, cfg.Namespace, cfg.Locking, cfg.WorkerInterval = sh.dir, []redis.UniversalClient{sh.rdb}, sh.ns, mode, interval
+	cfg.StateDir, cfg.Masters, cfg.Namespace, cfg.Locking, cfg.BackgroundInterval = sh.dir, []redis.UniversalClient{sh.rdb}, sh.ns, mode, interval
 	r := startReplica(t, cfg)
 	t.Cleanup(r.stop)
 	testenv.Eventually(t, time.Minute, "the worker's first look at its queues", func() bool { return !workerStatus(t, r.url).Busy })

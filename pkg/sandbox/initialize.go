@@ -10,7 +10,7 @@ import (
 )
 
 // perform runs one Resque job taken by this replica's worker.
-func (s *Server) perform(ctx context.Context, class string, args []any) error {
+func (s *openStudioService) perform(ctx context.Context, class string, args []any) error {
 	switch class {
 	case classInitialize:
 		return s.initializeAnalysis(ctx, args)
@@ -30,7 +30,7 @@ func (s *Server) perform(ctx context.Context, class string, args []any) error {
 // analysis's run_flag set (AnalysisLibrary::Core.initialize_analysis_job), and its data points
 // still "na" are "simulated" (simulateDataPoints: their result files deleted, as the real
 // simulation worker does first); the sandbox runs no simulations, so the job stays started.
-func (s *Server) initializeAnalysis(ctx context.Context, args []any) error {
+func (s *openStudioService) initializeAnalysis(ctx context.Context, args []any) error {
 	if len(args) < 3 {
 		return fmt.Errorf("ArgumentError: InitializeAnalysis takes analysis_type, analysis_id and job_id")
 	}
@@ -75,7 +75,7 @@ func (s *Server) initializeAnalysis(ctx context.Context, args []any) error {
 // deleteAnalysisDir is ResqueJobs::DeleteAnalysis: `FileUtils.rm_rf dir if Dir.exist? dir`.
 // The sandbox deletes only the two directories it queues: an analysis's extraction (through
 // its storage, so redlock takes the analysis's lock) and its simulation directory.
-func (s *Server) deleteAnalysisDir(ctx context.Context, dir string) error {
+func (s *openStudioService) deleteAnalysisDir(ctx context.Context, dir string) error {
 	rel, err := filepath.Rel(s.cfg.StateDir, dir)
 	if err != nil || !filepath.IsLocal(rel) {
 		return fmt.Errorf("refusing to delete %s: not inside the state directory", dir)

@@ -3,7 +3,6 @@ package sandbox
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 )
 
@@ -30,39 +29,15 @@ func JobTerminal(state string) bool {
 
 var errNoJob = errors.New("job not found")
 
-// jobRec is one stored job: elb-openapi's job dict entry (and ConfigMap), kept as a flat
-// string map so that the local and the Redis store hold it the same way.
-type jobRec map[string]string
-
-// Fields of a jobRec that are not plain strings of the API.
-const (
-	fSeq      = "seq"       // created, unix microseconds: the queue order among equal priorities
-	fRunUntil = "run_until" // unix nanoseconds when the job's work is done (set once running)
-	fRequeue  = "requeue"   // the phase of the one requeue still to come ("" none)
-	fDead     = "dead"      // "1": its submit thread died; the watchdog requeues it
-	fReplica  = "replica"   // the replica that accepted it
-	fClaimed  = "claimed_by"
-)
-
-func (j jobRec) id() string     { return j["job_id"] }
-func (j jobRec) status() string { return j["status"] }
-func (j jobRec) int(f string) int64 {
-	n, _ := strconv.ParseInt(j[f], 10, 64)
-	return n
-}
-
-// priority is the job's normalised priority (0-100).
-func (j jobRec) priority() int { return int(j.int("priority")) }
-
 // queueLess orders queued jobs as elb-openapi does: higher priority first, then oldest first.
-func queueLess(a, b jobRec) bool {
-	if pa, pb := a.priority(), b.priority(); pa != pb {
-		return pa > pb
+func queueLess(a, b *job) bool {
+	if a.Priority != b.Priority {
+		return a.Priority > b.Priority
 	}
-	if sa, sb := a.int(fSeq), b.int(fSeq); sa != sb {
-		return sa < sb
+	if a.Seq != b.Seq {
+		return a.Seq < b.Seq
 	}
-	return a.id() < b.id()
+	return a.ID < b.ID
 }
 
 // isoTime formats t as Python's datetime.isoformat() of an aware UTC time.
@@ -76,21 +51,22 @@ type jobStore interface {
 	// one with its id exists, in which case it returns that one and false; the local store writes
 	// it over any job of its id, as elb-openapi's dict does (localStore.create). Every
 	// requeueEvery-th job created is marked to be requeued once with phase.
-	create(ctx context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error)
-	get(ctx context.Context, id string) (jobRec, error)
+	create(ctx context.Context, j *job, requeueEvery int, phase string) (*job, bool, error)
+	get(ctx context.Context, id string) (*job, error)
 	// list returns every job, oldest first.
-	list(ctx context.Context) ([]jobRec, error)
+	list(ctx context.Context) ([]*job, error)
 	// queue returns the queued jobs' ids in dispatch order.
 	queue(ctx context.Context) ([]string, error)
 	// claim moves the first queued job to dispatching when fewer than limit jobs are active, with
-	// set applied, and returns it; nil when the ceiling is reached or nothing is queued.
-	claim(ctx context.Context, limit int, set map[string]string) (jobRec, error)
+	// set (a patch in the job's encoding) applied, and returns it; nil when the ceiling is
+	// reached or nothing is queued.
+	claim(ctx context.Context, limit int, set map[string]string) (*job, error)
 	// update applies set to a job whose status is one of from (any when from is empty); false
 	// when the job is gone or in another state. A "status" in set moves the job between queued,
 	// active and done.
 	update(ctx context.Context, id string, from []string, set map[string]string) (bool, error)
 	// remove deletes a job and returns it; errNoJob when there is none.
-	remove(ctx context.Context, id string) (jobRec, error)
+	remove(ctx context.Context, id string) (*job, error)
 }
 
 // position returns a job's 1-based place in the queue, or 0 when it is not queued.

@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"crypto/subtle"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -21,62 +20,6 @@ func fastAPIError(w http.ResponseWriter, status int, msg string) {
 	writeJSON(w, status, map[string]any{"detail": msg})
 }
 
-// jobAPI serves /v1/...: the routes of elb-openapi's job API. An unknown path answers 404 and a
-// known path with another method 405, both before the token is checked (as FastAPI routes
-// first); every route then needs the token when one is configured.
-func (s *Server) jobAPI(w http.ResponseWriter, r *http.Request, segs []string) {
-	s.jobs.reqs.add(s.now())
-	n := len(segs)
-	get := r.Method == http.MethodGet || r.Method == http.MethodHead
-	var h func()
-	allow := ""
-	switch {
-	case n == 2 && segs[1] == "jobs":
-		allow = "GET, POST"
-		switch {
-		case get:
-			h = func() { s.listJobs(w, r) }
-		case r.Method == http.MethodPost:
-			h = func() { s.submitJob(w, r) }
-		}
-	case n == 4 && segs[1] == "jobs" && segs[3] == "status":
-		allow = "GET"
-		if get {
-			h = func() { s.jobStatus(w, r, segs[2]) }
-		}
-	case n == 3 && segs[1] == "jobs":
-		allow = "DELETE"
-		if r.Method == http.MethodDelete {
-			h = func() { s.deleteJob(w, r, segs[2]) }
-		}
-	}
-	switch {
-	case allow == "":
-		fastAPIError(w, http.StatusNotFound, "Not Found")
-	case h == nil:
-		w.Header().Set("Allow", allow)
-		fastAPIError(w, http.StatusMethodNotAllowed, "Method Not Allowed")
-	case !s.authorized(r):
-		fastAPIError(w, http.StatusUnauthorized, "missing or invalid "+TokenHeader)
-	default:
-		h()
-	}
-}
-
-func (s *Server) authorized(r *http.Request) bool {
-	want := s.cfg.Jobs.APIToken
-	if want == "" {
-		return true
-	}
-	got := r.Header.Get(TokenHeader)
-	return got != "" && subtle.ConstantTimeCompare([]byte(got), []byte(want)) == 1
-}
-
-// healthz is the open liveness probe.
-func (s *Server) healthz(w http.ResponseWriter) {
-	writeJSON(w, http.StatusOK, map[string]any{"status": "ok"})
-}
-
 var nonHex = regexp.MustCompile(`[^a-f0-9]`)
 
 // sanitizeJobID is _sanitize_job_id: lowercase, drop every character that is not hex, and
@@ -86,13 +29,13 @@ func sanitizeJobID(id string) (string, bool) {
 	return c, len(c) >= 6 && len(c) <= 12
 }
 
-func (s *Server) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (jobRec, bool) {
+func (s *jobsService) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (*job, bool) {
 	id, ok := sanitizeJobID(raw)
 	if !ok {
 		fastAPIError(w, http.StatusBadRequest, "Invalid job_id format")
 		return nil, false
 	}
-	j, err := s.jobs.st.get(r.Context(), id)
+	j, err := s.st.get(r.Context(), id)
 	switch {
 	case errors.Is(err, errNoJob):
 		fastAPIError(w, http.StatusNotFound, "Job "+id+" not found")
@@ -104,13 +47,13 @@ func (s *Server) jobOr404(w http.ResponseWriter, r *http.Request, raw string) (j
 	return j, true
 }
 
-func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request, raw string) {
+func (s *jobsService) jobStatus(w http.ResponseWriter, r *http.Request, raw string) {
 	j, ok := s.jobOr404(w, r, raw)
 	if !ok {
 		return
 	}
-	id := j.id()
-	j, err := s.jobs.refresh(r.Context(), j)
+	id := j.ID
+	j, err := s.refresh(r.Context(), j)
 	if errors.Is(err, errNoJob) {
 		fastAPIError(w, http.StatusNotFound, "Job "+id+" not found")
 		return
@@ -119,42 +62,42 @@ func (s *Server) jobStatus(w http.ResponseWriter, r *http.Request, raw string) {
 		fastAPIError(w, http.StatusServiceUnavailable, "refreshing the job: "+err.Error())
 		return
 	}
-	phase := j["phase"]
+	phase := j.Phase
 	if phase == "" {
-		phase = j.status()
+		phase = j.Status
 	}
 	writeJSON(w, http.StatusOK, map[string]any{
-		"job_id": j.id(), "status": j.status(), "phase": phase, "queue_position": s.queuePosition(r, j),
-		"created_at": j["created_at"], "updated_at": j["updated_at"], "last_progress_at": j["last_progress_at"],
-		"program": j["program"], "db": j["db"], "resource_profile": j["resource_profile"], "error": j["error"],
+		"job_id": j.ID, "status": j.Status, "phase": phase, "queue_position": s.queuePosition(r, j),
+		"created_at": j.CreatedAt, "updated_at": j.UpdatedAt, "last_progress_at": j.LastProgressAt,
+		"program": j.Program, "db": j.DB, "resource_profile": j.Resource, "error": j.Error,
 		"kubernetes": map[string]any{"summary": map[string]any{}},
 	})
 }
 
 // queuePosition is the job's 1-based place in the queue, nil when it is not queued.
-func (s *Server) queuePosition(r *http.Request, j jobRec) any {
-	if j.status() != JobQueued {
+func (s *jobsService) queuePosition(r *http.Request, j *job) any {
+	if j.Status != JobQueued {
 		return nil
 	}
-	ids, err := s.jobs.st.queue(r.Context())
-	if p := position(ids, j.id()); err == nil && p > 0 {
+	ids, err := s.st.queue(r.Context())
+	if p := position(ids, j.ID); err == nil && p > 0 {
 		return p
 	}
 	return nil
 }
 
 // deleteJob cancels the job (its submit thread stops) and forgets it: later reads answer 404.
-func (s *Server) deleteJob(w http.ResponseWriter, r *http.Request, raw string) {
+func (s *jobsService) deleteJob(w http.ResponseWriter, r *http.Request, raw string) {
 	j, ok := s.jobOr404(w, r, raw)
 	if !ok {
 		return
 	}
-	s.jobs.cancel(j.id())
-	if _, err := s.jobs.st.remove(r.Context(), j.id()); err != nil && !errors.Is(err, errNoJob) {
+	s.cancel(j.ID)
+	if _, err := s.st.remove(r.Context(), j.ID); err != nil && !errors.Is(err, errNoJob) {
 		fastAPIError(w, http.StatusServiceUnavailable, "deleting the job: "+err.Error())
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"job_id": j.id(), "status": "deleted"})
+	writeJSON(w, http.StatusOK, map[string]any{"job_id": j.ID, "status": "deleted"})
 }
 
 // seconds is _duration_seconds: whole seconds from start to end (now when end is empty).
@@ -174,7 +117,7 @@ func seconds(start, end string, now time.Time) any {
 
 // listJobs is GET /v1/jobs?limit=&cursor=: every job this replica holds (its own with the local
 // queues, all with the shared one), without refreshing any.
-func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
+func (s *jobsService) listJobs(w http.ResponseWriter, r *http.Request) {
 	limit := 0
 	if v, ok := r.URL.Query()["limit"]; ok {
 		n, err := strconv.Atoi(v[0])
@@ -184,12 +127,12 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 		}
 		limit = n
 	}
-	js, err := s.jobs.st.list(r.Context())
+	js, err := s.st.list(r.Context())
 	if err != nil {
 		fastAPIError(w, http.StatusServiceUnavailable, "reading the job store: "+err.Error())
 		return
 	}
-	queue, err := s.jobs.st.queue(r.Context())
+	queue, err := s.st.queue(r.Context())
 	if err != nil {
 		fastAPIError(w, http.StatusServiceUnavailable, "reading the job store: "+err.Error())
 		return
@@ -198,23 +141,23 @@ func (s *Server) listJobs(w http.ResponseWriter, r *http.Request) {
 	items := make([]map[string]any, 0, len(js))
 	for _, j := range js {
 		var pos any
-		if p := position(queue, j.id()); p > 0 {
+		if p := position(queue, j.ID); p > 0 {
 			pos = p
 		}
 		end := ""
-		if JobTerminal(j.status()) {
-			end = j["completed_at"]
+		if JobTerminal(j.Status) {
+			end = j.CompletedAt
 			if end == "" {
-				end = j["updated_at"]
+				end = j.UpdatedAt
 			}
 		}
-		item := map[string]any{"job_id": j.id(), "status": j.status(), "mode": j["mode"], "created_at": j["created_at"],
-			"program": j["program"], "cluster_name": j["cluster_name"], "db": j["db"], "elb_job_id": "", "priority": j.priority(),
-			"queue_position": pos, "started_at": j["started_at"], "updated_at": j["updated_at"],
-			"elapsed_seconds": seconds(j["created_at"], end, now), "queue_wait_seconds": nil, "run_seconds": nil}
-		if j["started_at"] != "" {
-			item["queue_wait_seconds"] = seconds(j["queued_at"], j["started_at"], now)
-			item["run_seconds"] = seconds(j["started_at"], end, now)
+		item := map[string]any{"job_id": j.ID, "status": j.Status, "mode": j.Mode, "created_at": j.CreatedAt,
+			"program": j.Program, "cluster_name": j.ClusterName, "db": j.DB, "elb_job_id": "", "priority": j.Priority,
+			"queue_position": pos, "started_at": j.StartedAt, "updated_at": j.UpdatedAt,
+			"elapsed_seconds": seconds(j.CreatedAt, end, now), "queue_wait_seconds": nil, "run_seconds": nil}
+		if j.StartedAt != "" {
+			item["queue_wait_seconds"] = seconds(j.QueuedAt, j.StartedAt, now)
+			item["run_seconds"] = seconds(j.StartedAt, end, now)
 		}
 		items = append(items, item)
 	}

@@ -3,43 +3,11 @@ package sandbox
 import (
 	"context"
 	"strconv"
-	"sync"
 	"time"
 )
 
-// jobQueue is what a Server keeps its jobs with.
-type jobQueue = *jobService
-
-// jobService is elb-openapi's dispatcher over a job store, with its real triggers (a claim of
-// the next queued job on a submit, when a submit thread exits, and on a tick every
-// DispatchInterval) and its real bookkeeping: a finished job keeps its slot until a status read
-// of it, or the watchdog, notices that it finished, and noticing starts nothing.
-type jobService struct {
-	cfg   Config
-	st    jobStore
-	limit int           // active jobs the store admits: this replica's (local, split) or all of them (shared)
-	dur   time.Duration // how long a job this replica claims runs
-	now   func() time.Time
-	ctx   context.Context // the server's: submit threads and claims run on it
-	reqs  requestLog
-
-	mu      sync.Mutex
-	threads map[string]chan struct{} // the live submit threads of this replica, closed to cancel
-}
-
-func newJobQueue(ctx context.Context, cfg Config, now func() time.Time) (*jobService, error) {
-	s := &jobService{cfg: cfg, now: now, ctx: ctx, dur: cfg.replicaJobDuration(), threads: map[string]chan struct{}{}}
-	switch cfg.Queue {
-	case QueueShared:
-		s.st, s.limit = newSharedStore(cfg), cfg.MaxActive
-	default:
-		s.st, s.limit = newLocalStore(), cfg.replicaMaxActive()
-	}
-	return s, nil
-}
-
 // run runs the dispatcher's tick and the watchdog until ctx ends.
-func (s *jobService) run(ctx context.Context) {
+func (s *jobsService) run(ctx context.Context) {
 	go every(ctx, s.cfg.Jobs.DispatchInterval, func() {
 		for s.dispatchOnce() {
 		}
@@ -68,13 +36,13 @@ func jobSteps(d time.Duration) (step, run time.Duration) {
 	return step, d - 2*step
 }
 
-func (s *jobService) stamp() string { return isoTime(s.now()) }
+func (s *jobsService) stamp() string { return isoTime(s.now()) }
 
 // dispatchOnce is _dispatcher_once: claim the next queued job if a slot is free and start its
 // submit thread. It reports whether it claimed one.
-func (s *jobService) dispatchOnce() bool {
+func (s *jobsService) dispatchOnce() bool {
 	now := s.stamp()
-	j, err := s.st.claim(s.ctx, s.limit, map[string]string{"started_at": now, "updated_at": now, "last_progress_at": now,
+	j, err := s.st.claim(s.ctx, s.limit, map[string]string{fStartedAt: now, fUpdatedAt: now, fLastProgressAt: now,
 		fClaimed: strconv.Itoa(s.cfg.Replica)})
 	if err != nil {
 		if s.ctx.Err() == nil {
@@ -87,14 +55,14 @@ func (s *jobService) dispatchOnce() bool {
 	}
 	stop := make(chan struct{})
 	s.mu.Lock()
-	s.threads[j.id()] = stop
+	s.threads[j.ID] = stop
 	s.mu.Unlock()
 	go s.submitThread(j, stop)
 	return true
 }
 
 // alive reports whether this replica runs a submit thread for the job.
-func (s *jobService) alive(id string) bool {
+func (s *jobsService) alive(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	_, ok := s.threads[id]
@@ -102,7 +70,7 @@ func (s *jobService) alive(id string) bool {
 }
 
 // cancel stops the job's submit thread, if this replica runs one.
-func (s *jobService) cancel(id string) {
+func (s *jobsService) cancel(id string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ch, ok := s.threads[id]; ok {
@@ -116,8 +84,8 @@ func (s *jobService) cancel(id string) {
 // queued job. Like _update_job, its updates apply to the job whatever its state, as long as it
 // exists: a job a second submit of its key wrote back to queued meanwhile becomes running again. A thread that "dies" (the recovered requeue) claims nothing: its job stays
 // submitting, holding its slot, until the watchdog requeues it.
-func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
-	ctx, id := s.ctx, j.id()
+func (s *jobsService) submitThread(j *job, stop chan struct{}) {
+	ctx, id := s.ctx, j.ID
 	died := false
 	defer func() {
 		s.mu.Lock()
@@ -134,22 +102,22 @@ func (s *jobService) submitThread(j jobRec, stop chan struct{}) {
 		return
 	}
 	now := s.stamp()
-	ok, err := s.st.update(ctx, id, nil, map[string]string{"status": JobSubmitting,
-		"attempt": strconv.FormatInt(j.int("attempt")+1, 10), "updated_at": now, "last_progress_at": now})
+	ok, err := s.st.update(ctx, id, nil, map[string]string{fStatus: JobSubmitting,
+		fAttempt: strconv.FormatInt(j.Attempt+1, 10), fUpdatedAt: now, fLastProgressAt: now})
 	if err != nil || !ok || !pause(ctx, stop, step) {
 		return
 	}
 	now = s.stamp()
-	switch j[fRequeue] {
+	switch j.Requeue {
 	case PhaseWaitingForCapacity:
-		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobQueued, "phase": PhaseWaitingForCapacity,
-			fRequeue: "", "updated_at": now, "last_progress_at": now})
+		_, err = s.st.update(ctx, id, nil, map[string]string{fStatus: JobQueued, fPhase: PhaseWaitingForCapacity,
+			fRequeue: "", fUpdatedAt: now, fLastProgressAt: now})
 	case PhaseRecovered:
 		died = true
 		_, err = s.st.update(ctx, id, nil, map[string]string{fDead: "1", fRequeue: ""})
 	default:
-		_, err = s.st.update(ctx, id, nil, map[string]string{"status": JobRunning, "phase": "submitted",
-			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), "updated_at": now, "last_progress_at": now})
+		_, err = s.st.update(ctx, id, nil, map[string]string{fStatus: JobRunning, fPhase: "submitted",
+			fRunUntil: strconv.FormatInt(s.now().Add(run).UnixNano(), 10), fUpdatedAt: now, fLastProgressAt: now})
 	}
 	if err != nil && ctx.Err() == nil {
 		s.cfg.Logf("job %s: %v", id, err)
@@ -172,31 +140,31 @@ func pause(ctx context.Context, stop chan struct{}, d time.Duration) bool {
 // refresh is _refresh_job_status, what a status read of an active job does: a running job whose
 // work is done becomes completed, which frees its slot (and starts nothing); any other active
 // job gets its phase from the cluster (submitting, or running).
-func (s *jobService) refresh(ctx context.Context, j jobRec) (jobRec, error) {
-	st := j.status()
+func (s *jobsService) refresh(ctx context.Context, j *job) (*job, error) {
+	st := j.Status
 	if !JobActive(st) {
 		return j, nil
 	}
 	now := s.now()
-	set := map[string]string{"updated_at": isoTime(now)}
+	set := map[string]string{fUpdatedAt: isoTime(now)}
 	switch {
-	case st == JobRunning && j.int(fRunUntil) > 0 && now.UnixNano() >= j.int(fRunUntil):
-		set["status"], set["phase"], set["completed_at"], set["last_progress_at"] = JobCompleted, JobCompleted, isoTime(now), isoTime(now)
+	case st == JobRunning && j.RunUntil > 0 && now.UnixNano() >= j.RunUntil:
+		set[fStatus], set[fPhase], set[fCompletedAt], set[fLastProgressAt] = JobCompleted, JobCompleted, isoTime(now), isoTime(now)
 	case st == JobRunning:
-		set["phase"] = JobRunning
+		set[fPhase] = JobRunning
 	default:
-		set["phase"] = JobSubmitting
+		set[fPhase] = JobSubmitting
 	}
-	if _, err := s.st.update(ctx, j.id(), []string{st}, set); err != nil {
+	if _, err := s.st.update(ctx, j.ID, []string{st}, set); err != nil {
 		return nil, err
 	}
-	return s.st.get(ctx, j.id())
+	return s.st.get(ctx, j.ID)
 }
 
 // watchdog is _watchdog_once: it refreshes every active job, and requeues (phase recovered)
 // those this replica claimed whose submit thread died. Unlike the real one it does not wait
 // RECLAIM_GRACE_SECONDS (45 s) after the job started.
-func (s *jobService) watchdog() {
+func (s *jobsService) watchdog() {
 	ctx := s.ctx
 	js, err := s.st.list(ctx)
 	if err != nil {
@@ -206,17 +174,17 @@ func (s *jobService) watchdog() {
 		return
 	}
 	for _, j := range js {
-		if !JobActive(j.status()) {
+		if !JobActive(j.Status) {
 			continue
 		}
 		r, err := s.refresh(ctx, j)
-		if err != nil || r[fDead] != "1" || r[fClaimed] != strconv.Itoa(s.cfg.Replica) || s.alive(r.id()) {
+		if err != nil || !r.Dead || r.ClaimedBy != strconv.Itoa(s.cfg.Replica) || s.alive(r.ID) {
 			continue
 		}
 		now := s.stamp()
-		if ok, _ := s.st.update(ctx, r.id(), []string{JobDispatching, JobSubmitting}, map[string]string{"status": JobQueued, "phase": PhaseRecovered,
-			"queued_at": now, fDead: "", "error": "", "updated_at": now, "last_progress_at": now}); ok {
-			s.cfg.Logf("job watchdog: reclaimed dead-thread job %s -> queued (recovered)", r.id())
+		if ok, _ := s.st.update(ctx, r.ID, []string{JobDispatching, JobSubmitting}, map[string]string{fStatus: JobQueued, fPhase: PhaseRecovered,
+			fQueuedAt: now, fDead: "", fError: "", fUpdatedAt: now, fLastProgressAt: now}); ok {
+			s.cfg.Logf("job watchdog: reclaimed dead-thread job %s -> queued (recovered)", r.ID)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -31,7 +32,7 @@ func (s *spyStore) events() []string {
 	return slices.Clone(s.log)
 }
 
-func (s *spyStore) claim(ctx context.Context, limit int, set map[string]string) (jobRec, error) {
+func (s *spyStore) claim(ctx context.Context, limit int, set map[string]string) (*job, error) {
 	j, err := s.localStore.claim(ctx, limit, set)
 	if j != nil {
 		s.note(JobDispatching)
@@ -58,13 +59,13 @@ func TestRequeueWaitingForCapacity(t *testing.T) {
 	defer cancel()
 	cfg := Config{StateDir: t.TempDir(), MaxActive: 1, JobDuration: 100 * time.Millisecond,
 		Jobs: JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: time.Hour, RequeueEvery: 1, RequeuePhase: PhaseWaitingForCapacity}}.withDefaults()
-	q, err := newJobQueue(ctx, cfg, time.Now)
+	q, err := newJobsService(ctx, cfg, time.Now)
 	if err != nil {
 		t.Fatal(err)
 	}
 	spy := &spyStore{localStore: newLocalStore()}
 	q.st = spy
-	j := jobRec{"job_id": "0123456789ab", "status": JobQueued, "priority": "50", fSeq: "1", "attempt": "0"}
+	j := &job{ID: "0123456789ab", Status: JobQueued, Priority: 50, Seq: 1}
 	if _, created, err := spy.create(ctx, j, cfg.Jobs.RequeueEvery, cfg.Jobs.RequeuePhase); err != nil || !created {
 		t.Fatalf("create: %v %v", created, err)
 	}
@@ -77,7 +78,36 @@ func TestRequeueWaitingForCapacity(t *testing.T) {
 	if got := strings.Join(spy.events(), " "); got != want {
 		t.Fatalf("states %q, want %q", got, want)
 	}
-	if got, _ := spy.get(ctx, j.id()); got["attempt"] != "2" || got[fRequeue] != "" {
-		t.Fatalf("after the requeue: attempt %q, requeue %q; want 2 and none left", got["attempt"], got[fRequeue])
+	if got, _ := spy.get(ctx, j.ID); got.Attempt != 2 || got.Requeue != "" {
+		t.Fatalf("after the requeue: attempt %d, requeue %q; want 2 and none left", got.Attempt, got.Requeue)
+	}
+}
+
+// TestJobEncodingRoundTrips: a job decodes from its encoding as it was, and a submitted job is
+// stored with the fields a submit sets, no more (the Redis hash of the shared store).
+func TestJobEncodingRoundTrips(t *testing.T) {
+	key := "k1"
+	full := &job{ID: "0123456789ab", Status: JobRunning, Phase: "submitted", Mode: "B", Priority: 75, Seq: 12, Attempt: 1,
+		CreatedAt: "c", QueuedAt: "q", StartedAt: "s", UpdatedAt: "u", LastProgressAt: "l", CompletedAt: "d", Program: "blastn",
+		DB: "db", DBName: "n", ClusterName: "cl", Resource: "r", Source: "external_api", CorrID: "x", IdempotencyKey: &key,
+		Passthrough: `{"a":1}`, Error: "e", Replica: 2, ClaimedBy: "1", RunUntil: 99, Requeue: PhaseRecovered, Dead: true}
+	if got := decodeJob(full.encode()); !reflect.DeepEqual(got, full) {
+		t.Fatalf("decoded %+v, want %+v", got, full)
+	}
+	submitted := &job{ID: "0123456789ab", Status: JobQueued, Mode: "A", Priority: 50, Seq: 12}
+	var fields []string
+	for f := range submitted.encode() {
+		fields = append(fields, f)
+	}
+	slices.Sort(fields)
+	want := "attempt cluster_name created_at db db_name external_correlation_id job_id last_progress_at mode priority program " +
+		"queued_at replica resource_profile seq status submission_source updated_at"
+	if got := strings.Join(fields, " "); got != want {
+		t.Errorf("a submitted job is stored with %q, want %q", got, want)
+	}
+	j := submitted.clone()
+	j.apply(map[string]string{fStatus: JobDispatching, fClaimed: "0", fDead: "1"})
+	if j.Status != JobDispatching || j.ClaimedBy != "0" || !j.Dead || submitted.Status != JobQueued {
+		t.Errorf("after a patch: %+v (the original %+v)", j, submitted)
 	}
 }

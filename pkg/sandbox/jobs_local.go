@@ -12,14 +12,14 @@ import (
 // modes: local (the limit is the whole ceiling) and split (the limit is this replica's share).
 type localStore struct {
 	mu      sync.Mutex
-	jobs    map[string]jobRec
+	jobs    map[string]*job
 	order   []string // every job, oldest first
 	active  map[string]bool
 	created int64 // jobs created, for requeueEvery
 }
 
 func newLocalStore() *localStore {
-	return &localStore{jobs: map[string]jobRec{}, active: map[string]bool{}}
+	return &localStore{jobs: map[string]*job{}, active: map[string]bool{}}
 }
 
 // create is main.py's _save_job at the end of a submit: the job is written as given, queued, over
@@ -28,51 +28,51 @@ func newLocalStore() *localStore {
 // still in flight writes its queued job over the first one's, even once that one was dispatched:
 // its slot is freed while its submit thread runs (the replay race, docs/sandbox.md). The dict
 // keeps the job's place in its order.
-func (s *localStore) create(_ context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error) {
+func (s *localStore) create(_ context.Context, j *job, requeueEvery int, phase string) (*job, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	j = maps.Clone(j)
+	j = j.clone()
 	s.created++
 	if requeueEvery > 0 && s.created%int64(requeueEvery) == 0 {
-		j[fRequeue] = phase
+		j.Requeue = phase
 	}
-	if _, ok := s.jobs[j.id()]; !ok {
-		s.order = append(s.order, j.id())
+	if _, ok := s.jobs[j.ID]; !ok {
+		s.order = append(s.order, j.ID)
 	}
-	s.jobs[j.id()] = j
-	delete(s.active, j.id())
-	return maps.Clone(j), true, nil
+	s.jobs[j.ID] = j
+	delete(s.active, j.ID)
+	return j.clone(), true, nil
 }
 
-func (s *localStore) get(_ context.Context, id string) (jobRec, error) {
+func (s *localStore) get(_ context.Context, id string) (*job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j, ok := s.jobs[id]
 	if !ok {
 		return nil, errNoJob
 	}
-	return maps.Clone(j), nil
+	return j.clone(), nil
 }
 
-func (s *localStore) list(context.Context) ([]jobRec, error) {
+func (s *localStore) list(context.Context) ([]*job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := make([]jobRec, 0, len(s.order))
+	out := make([]*job, 0, len(s.order))
 	for _, id := range s.order {
-		out = append(out, maps.Clone(s.jobs[id]))
+		out = append(out, s.jobs[id].clone())
 	}
 	return out, nil
 }
 
 // queued returns the queued jobs in dispatch order (under s.mu).
-func (s *localStore) queued() []jobRec {
-	var q []jobRec
+func (s *localStore) queued() []*job {
+	var q []*job
 	for _, id := range s.order {
-		if j := s.jobs[id]; j.status() == JobQueued {
+		if j := s.jobs[id]; j.Status == JobQueued {
 			q = append(q, j)
 		}
 	}
-	slices.SortStableFunc(q, func(a, b jobRec) int {
+	slices.SortStableFunc(q, func(a, b *job) int {
 		switch {
 		case queueLess(a, b):
 			return -1
@@ -90,12 +90,12 @@ func (s *localStore) queue(context.Context) ([]string, error) {
 	q := s.queued()
 	ids := make([]string, len(q))
 	for i, j := range q {
-		ids[i] = j.id()
+		ids[i] = j.ID
 	}
 	return ids, nil
 }
 
-func (s *localStore) claim(_ context.Context, limit int, set map[string]string) (jobRec, error) {
+func (s *localStore) claim(_ context.Context, limit int, set map[string]string) (*job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.active) >= limit {
@@ -106,25 +106,25 @@ func (s *localStore) claim(_ context.Context, limit int, set map[string]string) 
 		return nil, nil
 	}
 	j := q[0]
-	if j["started_at"] != "" {
+	if j.StartedAt != "" {
 		set = maps.Clone(set)
-		delete(set, "started_at") // started_at keeps the first dispatch
+		delete(set, fStartedAt) // started_at keeps the first dispatch
 	}
-	maps.Copy(j, set)
-	j["status"] = JobDispatching
-	s.active[j.id()] = true
-	return maps.Clone(j), nil
+	j.apply(set)
+	j.Status = JobDispatching
+	s.active[j.ID] = true
+	return j.clone(), nil
 }
 
 func (s *localStore) update(_ context.Context, id string, from []string, set map[string]string) (bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j, ok := s.jobs[id]
-	if !ok || (len(from) > 0 && !slices.Contains(from, j.status())) {
+	if !ok || (len(from) > 0 && !slices.Contains(from, j.Status)) {
 		return false, nil
 	}
-	maps.Copy(j, set)
-	if JobActive(j.status()) {
+	j.apply(set)
+	if JobActive(j.Status) {
 		s.active[id] = true
 	} else {
 		delete(s.active, id)
@@ -132,7 +132,7 @@ func (s *localStore) update(_ context.Context, id string, from []string, set map
 	return true, nil
 }
 
-func (s *localStore) remove(_ context.Context, id string) (jobRec, error) {
+func (s *localStore) remove(_ context.Context, id string) (*job, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	j, ok := s.jobs[id]

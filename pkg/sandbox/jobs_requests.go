@@ -1,7 +1,6 @@
 package sandbox
 
 import (
-	"net/http"
 	"sort"
 	"sync"
 	"time"
@@ -57,8 +56,4 @@ func (l *requestLog) counts() RequestCounts {
 	}
 	sort.Slice(out.Buckets, func(i, j int) bool { return out.Buckets[i][0] < out.Buckets[j][0] })
 	return out
-}
-
-func (s *Server) jobRequests(w http.ResponseWriter) {
-	writeJSON(w, http.StatusOK, s.jobs.reqs.counts())
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -116,24 +115,25 @@ func pairs(m map[string]string) []any {
 	return out
 }
 
-// recFromReply turns an HGETALL array reply (from a script) into a jobRec.
-func recFromReply(v any) (jobRec, error) {
+// jobFromReply decodes a job from an HGETALL array reply (from a script).
+func jobFromReply(v any) (*job, error) {
 	arr, ok := v.([]any)
 	if !ok || len(arr)%2 != 0 {
 		return nil, fmt.Errorf("unexpected reply %T from Redis", v)
 	}
-	j := jobRec{}
+	h := make(map[string]string, len(arr)/2)
 	for i := 0; i < len(arr); i += 2 {
 		k, _ := arr[i].(string)
 		val, _ := arr[i+1].(string)
-		j[k] = val
+		h[k] = val
 	}
-	return j, nil
+	return decodeJob(h), nil
 }
 
-func (s *sharedStore) create(ctx context.Context, j jobRec, requeueEvery int, phase string) (jobRec, bool, error) {
-	args := append([]any{j.id(), j[fSeq], requeueEvery, phase, int(jobRecordTTL / time.Second)}, pairs(j)...)
-	res, err := createJob.Run(ctx, s.rdb, []string{s.jobKey(j.id()), s.indexKey(), s.queueKey(), s.createdKey()}, args...).Result()
+func (s *sharedStore) create(ctx context.Context, j *job, requeueEvery int, phase string) (*job, bool, error) {
+	h := j.encode()
+	args := append([]any{j.ID, h[fSeq], requeueEvery, phase, int(jobRecordTTL / time.Second)}, pairs(h)...)
+	res, err := createJob.Run(ctx, s.rdb, []string{s.jobKey(j.ID), s.indexKey(), s.queueKey(), s.createdKey()}, args...).Result()
 	if err != nil {
 		return nil, false, err
 	}
@@ -141,11 +141,11 @@ func (s *sharedStore) create(ctx context.Context, j jobRec, requeueEvery int, ph
 	if !ok || len(arr) != 2 {
 		return nil, false, fmt.Errorf("unexpected reply %v from Redis", res)
 	}
-	rec, err := recFromReply(arr[1])
+	rec, err := jobFromReply(arr[1])
 	return rec, arr[0] == "new", err
 }
 
-func (s *sharedStore) get(ctx context.Context, id string) (jobRec, error) {
+func (s *sharedStore) get(ctx context.Context, id string) (*job, error) {
 	h, err := s.rdb.HGetAll(ctx, s.jobKey(id)).Result()
 	if err != nil {
 		return nil, err
@@ -153,10 +153,10 @@ func (s *sharedStore) get(ctx context.Context, id string) (jobRec, error) {
 	if len(h) == 0 {
 		return nil, errNoJob
 	}
-	return jobRec(h), nil
+	return decodeJob(h), nil
 }
 
-func (s *sharedStore) list(ctx context.Context) ([]jobRec, error) {
+func (s *sharedStore) list(ctx context.Context) ([]*job, error) {
 	ids, err := s.rdb.ZRange(ctx, s.indexKey(), 0, -1).Result()
 	if err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func (s *sharedStore) list(ctx context.Context) ([]jobRec, error) {
 
 // records reads the jobs ids in one MULTI: a consistent snapshot, so that a job completing and
 // the next one starting are never both seen active.
-func (s *sharedStore) records(ctx context.Context, ids []string) ([]jobRec, error) {
+func (s *sharedStore) records(ctx context.Context, ids []string) ([]*job, error) {
 	cmds := make([]*redis.MapStringStringCmd, len(ids))
 	_, err := s.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
 		for i, id := range ids {
@@ -177,10 +177,10 @@ func (s *sharedStore) records(ctx context.Context, ids []string) ([]jobRec, erro
 	if err != nil {
 		return nil, err
 	}
-	out := make([]jobRec, 0, len(ids))
+	out := make([]*job, 0, len(ids))
 	for _, c := range cmds {
 		if h := c.Val(); len(h) > 0 {
-			out = append(out, jobRec(h))
+			out = append(out, decodeJob(h))
 		}
 	}
 	return out, nil
@@ -195,7 +195,7 @@ func (s *sharedStore) queue(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(recs, func(a, b jobRec) int {
+	slices.SortStableFunc(recs, func(a, b *job) int {
 		switch {
 		case queueLess(a, b):
 			return -1
@@ -206,14 +206,14 @@ func (s *sharedStore) queue(ctx context.Context) ([]string, error) {
 	})
 	out := make([]string, 0, len(recs))
 	for _, j := range recs {
-		if j.status() == JobQueued {
-			out = append(out, j.id())
+		if j.Status == JobQueued {
+			out = append(out, j.ID)
 		}
 	}
 	return out, nil
 }
 
-func (s *sharedStore) claim(ctx context.Context, limit int, set map[string]string) (jobRec, error) {
+func (s *sharedStore) claim(ctx context.Context, limit int, set map[string]string) (*job, error) {
 	args := append([]any{limit, s.prefix + "job:"}, pairs(set)...)
 	res, err := claimJob.Run(ctx, s.rdb, []string{s.queueKey(), s.activeKey()}, args...).Result()
 	if errors.Is(err, redis.Nil) {
@@ -222,7 +222,7 @@ func (s *sharedStore) claim(ctx context.Context, limit int, set map[string]strin
 	if err != nil {
 		return nil, err
 	}
-	return recFromReply(res)
+	return jobFromReply(res)
 }
 
 func (s *sharedStore) update(ctx context.Context, id string, from []string, set map[string]string) (bool, error) {
@@ -231,7 +231,7 @@ func (s *sharedStore) update(ctx context.Context, id string, from []string, set 
 	return n == 1, err
 }
 
-func (s *sharedStore) remove(ctx context.Context, id string) (jobRec, error) {
+func (s *sharedStore) remove(ctx context.Context, id string) (*job, error) {
 	res, err := removeJob.Run(ctx, s.rdb, []string{s.jobKey(id), s.queueKey(), s.activeKey(), s.indexKey()}, id).Result()
 	if errors.Is(err, redis.Nil) {
 		return nil, errNoJob
@@ -239,8 +239,5 @@ func (s *sharedStore) remove(ctx context.Context, id string) (jobRec, error) {
 	if err != nil {
 		return nil, err
 	}
-	return recFromReply(res)
+	return jobFromReply(res)
 }
-
-// seqNow is a creation stamp in unix microseconds.
-func seqNow(t time.Time) string { return strconv.FormatInt(t.UnixMicro(), 10) }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -73,7 +72,7 @@ func jobIDFromKey(source, key string) (string, bool) {
 
 // submitJob is POST /v1/jobs: 202 with the job, queued (or already dispatching), whatever the
 // ceiling; a replay of an idempotency key this replica holds answers 202 with that job.
-func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
+func (s *jobsService) submitJob(w http.ResponseWriter, r *http.Request) {
 	b, invalid, err := readSubmit(r)
 	if err != nil {
 		writeError(w, err)
@@ -84,30 +83,10 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ctx := r.Context()
-	valid := false
-	for _, p := range validPrograms {
-		valid = valid || p == b.Program
-	}
-	if !valid {
-		fastAPIError(w, http.StatusBadRequest, "Invalid program. Must be: "+strings.Join(validPrograms, ", "))
+	source, corr, status, detail := checkSubmitter(b)
+	if status != 0 {
+		fastAPIError(w, status, detail)
 		return
-	}
-	source := strings.ToLower(strings.TrimSpace(b.Source))
-	switch {
-	case !sources[source]:
-		fastAPIError(w, http.StatusBadRequest, "submission_source must be dashboard, external_api, terminal, or system")
-		return
-	case source != "external_api":
-		fastAPIError(w, http.StatusForbidden, "trusted submission_source requires internal authentication")
-		return
-	}
-	corr := ""
-	if b.CorrID != nil {
-		corr = strings.TrimSpace(*b.CorrID)
-		if strings.ContainsFunc(corr, func(c rune) bool { return c < 0x20 }) {
-			fastAPIError(w, http.StatusBadRequest, "value must not contain control characters")
-			return
-		}
 	}
 	var id string
 	if b.Key != nil && *b.Key != "" {
@@ -116,49 +95,17 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 			fastAPIError(w, http.StatusBadRequest, "idempotency_key must be 1-256 characters")
 			return
 		}
-		if old, err := s.jobs.st.get(ctx, id); err == nil {
+		if old, err := s.st.get(ctx, id); err == nil {
 			s.replay(w, old)
 			return
 		}
 	} else {
 		id = randomHex(6)
 	}
-	mode, dbURL := "A", b.DB
-	if b.QueryFasta != nil {
-		mode = "B"
-		if strings.TrimSpace(*b.QueryFasta) == "" {
-			fastAPIError(w, http.StatusBadRequest, "query_fasta must not be empty")
-			return
-		}
-		if blobURLRe.MatchString(b.DB) {
-			if msg := checkBlobURL(b.DB, "db"); msg != "" {
-				fastAPIError(w, http.StatusBadRequest, msg)
-				return
-			}
-		} else {
-			if b.DB == "" || strings.HasPrefix(b.DB, "/") || strings.ContainsAny(b.DB, "?#") || strings.Contains(b.DB, "..") {
-				fastAPIError(w, http.StatusBadRequest, "db must be a safe blob path without query strings or traversal")
-				return
-			}
-			dbURL = blobBase + "/blast-db/" + b.DB + "/" + b.DB
-		}
-		if p := b.ResultsPrefix; p != nil && strings.Trim(strings.TrimSpace(*p), "/") != "" {
-			if !resultsPrefixRe.MatchString(strings.Trim(strings.TrimSpace(*p), "/") + "/") {
-				fastAPIError(w, http.StatusBadRequest, "results_prefix must be an exact YYYY/MM/DD/ date path")
-				return
-			}
-		}
-	} else {
-		if b.Queries == nil || b.Results == nil || *b.Queries == "" || *b.Results == "" {
-			fastAPIError(w, http.StatusBadRequest, "Mode A requires queries and results Blob URLs")
-			return
-		}
-		for _, f := range []struct{ v, name string }{{b.DB, "db"}, {*b.Queries, "queries"}, {*b.Results, "results"}} {
-			if msg := checkBlobURL(f.v, f.name); msg != "" {
-				fastAPIError(w, http.StatusBadRequest, msg)
-				return
-			}
-		}
+	mode, dbURL, detail := checkSubmitMode(b)
+	if detail != "" {
+		fastAPIError(w, http.StatusBadRequest, detail)
+		return
 	}
 	now := s.now()
 	stamp := isoTime(now)
@@ -166,17 +113,14 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 	if b.ClusterName != nil && *b.ClusterName != "" {
 		cluster = *b.ClusterName
 	}
-	j := jobRec{"job_id": id, "status": JobQueued, "mode": mode, "created_at": stamp, "queued_at": stamp, "updated_at": stamp,
-		"last_progress_at": stamp, "priority": strconv.Itoa(b.Priority), "resource_profile": b.ResourceProfile,
-		"submission_source": source, "external_correlation_id": corr, "cluster_name": cluster, "program": b.Program,
-		"db": dbURL, "db_name": dbName(b.DB), "attempt": "0", fSeq: seqNow(now), fReplica: strconv.Itoa(s.cfg.Replica)}
-	if b.Key != nil {
-		j["idempotency_key"] = *b.Key
-	}
+	j := &job{ID: id, Status: JobQueued, Mode: mode, CreatedAt: stamp, QueuedAt: stamp, UpdatedAt: stamp,
+		LastProgressAt: stamp, Priority: b.Priority, Resource: b.ResourceProfile, Source: source, CorrID: corr,
+		ClusterName: cluster, Program: b.Program, DB: dbURL, DBName: dbName(b.DB), Seq: now.UnixMicro(), Replica: s.cfg.Replica,
+		IdempotencyKey: b.Key}
 	if len(b.Passthrough) > 0 {
-		j["passthrough"] = string(mustJSON(b.Passthrough))
+		j.Passthrough = string(mustJSON(b.Passthrough))
 	}
-	stored, created, err := s.jobs.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
+	stored, created, err := s.st.create(ctx, j, s.cfg.Jobs.RequeueEvery, s.cfg.Jobs.RequeuePhase)
 	if err != nil {
 		fastAPIError(w, http.StatusServiceUnavailable, "failed to persist job queue state")
 		return
@@ -185,14 +129,14 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 		s.replay(w, stored)
 		return
 	}
-	s.jobs.dispatchOnce()
+	s.dispatchOnce()
 	cur := stored
-	if j2, err := s.jobs.st.get(ctx, id); err == nil {
+	if j2, err := s.st.get(ctx, id); err == nil {
 		cur = j2
 	}
-	out := map[string]any{"job_id": id, "status": cur.status(), "queue_position": s.queuePosition(r, cur),
+	out := map[string]any{"job_id": id, "status": cur.Status, "queue_position": s.queuePosition(r, cur),
 		"submission_source": source, "external_correlation_id": corr, "created_at": stamp,
-		"blast_version": "unknown", "blast_version_detail": map[string]any{"version": "unknown"}, "db_name": j["db_name"],
+		"blast_version": "unknown", "blast_version_detail": map[string]any{"version": "unknown"}, "db_name": j.DBName,
 		"db_version": "unknown", "db_version_detail": map[string]any{"version": "unknown"},
 		"message": "Poll GET /v1/jobs/" + id + "/status for progress.", "status_url": "/v1/jobs/" + id + "/status"}
 	if len(b.Passthrough) > 0 {
@@ -202,13 +146,76 @@ func (s *Server) submitJob(w http.ResponseWriter, r *http.Request) {
 }
 
 // replay answers a submit whose idempotency key names a job this replica holds.
-func (s *Server) replay(w http.ResponseWriter, old jobRec) {
-	id := old.id()
-	out := map[string]any{"job_id": id, "status": old.status(), "submission_source": old["submission_source"],
-		"external_correlation_id": old["external_correlation_id"], "blast_version": "unknown", "db_name": old["db_name"],
+func (s *jobsService) replay(w http.ResponseWriter, old *job) {
+	id := old.ID
+	out := map[string]any{"job_id": id, "status": old.Status, "submission_source": old.Source,
+		"external_correlation_id": old.CorrID, "blast_version": "unknown", "db_name": old.DBName,
 		"db_version": "unknown", "message": "Existing job returned for idempotency_key.", "status_url": "/v1/jobs/" + id + "/status"}
-	if pt := passthroughJSON(old["passthrough"]); pt != nil {
+	if pt := passthroughJSON(old.Passthrough); pt != nil {
 		out["passthrough"] = pt
 	}
 	writeJSON(w, http.StatusAccepted, out)
+}
+
+// checkSubmitter checks the program and who submits, as main.py does first: the source
+// (lower-cased) and the correlation id, or the status and detail the service answers.
+func checkSubmitter(b *submitBody) (source, corr string, status int, detail string) {
+	valid := false
+	for _, p := range validPrograms {
+		valid = valid || p == b.Program
+	}
+	if !valid {
+		return "", "", http.StatusBadRequest, "Invalid program. Must be: " + strings.Join(validPrograms, ", ")
+	}
+	source = strings.ToLower(strings.TrimSpace(b.Source))
+	switch {
+	case !sources[source]:
+		return "", "", http.StatusBadRequest, "submission_source must be dashboard, external_api, terminal, or system"
+	case source != "external_api":
+		return "", "", http.StatusForbidden, "trusted submission_source requires internal authentication"
+	}
+	if b.CorrID != nil {
+		corr = strings.TrimSpace(*b.CorrID)
+		if strings.ContainsFunc(corr, func(c rune) bool { return c < 0x20 }) {
+			return "", "", http.StatusBadRequest, "value must not contain control characters"
+		}
+	}
+	return source, corr, 0, ""
+}
+
+// checkSubmitMode checks the job's inputs: Mode B (a query_fasta) or Mode A (Blob URLs of the
+// queries and results), and returns the mode and the database URL, or the 400's detail.
+func checkSubmitMode(b *submitBody) (mode, dbURL, detail string) {
+	mode, dbURL = "A", b.DB
+	if b.QueryFasta != nil {
+		mode = "B"
+		if strings.TrimSpace(*b.QueryFasta) == "" {
+			return "", "", "query_fasta must not be empty"
+		}
+		if blobURLRe.MatchString(b.DB) {
+			if msg := checkBlobURL(b.DB, "db"); msg != "" {
+				return "", "", msg
+			}
+		} else {
+			if b.DB == "" || strings.HasPrefix(b.DB, "/") || strings.ContainsAny(b.DB, "?#") || strings.Contains(b.DB, "..") {
+				return "", "", "db must be a safe blob path without query strings or traversal"
+			}
+			dbURL = blobBase + "/blast-db/" + b.DB + "/" + b.DB
+		}
+		if p := b.ResultsPrefix; p != nil && strings.Trim(strings.TrimSpace(*p), "/") != "" {
+			if !resultsPrefixRe.MatchString(strings.Trim(strings.TrimSpace(*p), "/") + "/") {
+				return "", "", "results_prefix must be an exact YYYY/MM/DD/ date path"
+			}
+		}
+		return mode, dbURL, ""
+	}
+	if b.Queries == nil || b.Results == nil || *b.Queries == "" || *b.Results == "" {
+		return "", "", "Mode A requires queries and results Blob URLs"
+	}
+	for _, f := range []struct{ v, name string }{{b.DB, "db"}, {*b.Queries, "queries"}, {*b.Results, "results"}} {
+		if msg := checkBlobURL(f.v, f.name); msg != "" {
+			return "", "", msg
+		}
+	}
+	return mode, dbURL, ""
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
 
@@ -248,7 +249,8 @@ func TestJobIdsAndReplaysPerReplica(t *testing.T) {
 // submit thread's exit; a finished job keeps its slot until a status read notices it, and that
 // read starts nothing.
 func TestJobDispatchTriggers(t *testing.T) {
-	ts, _ := serve(t, sandbox.Config{MaxActive: 1, JobDuration: 100 * time.Millisecond,
+	const jobDur = 100 * time.Millisecond
+	ts, _ := serve(t, sandbox.Config{MaxActive: 1, JobDuration: jobDur,
 		Jobs: sandbox.JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: time.Hour}})
 	owner := submitJobs(t, []string{ts.URL}, 2, "")
 	var a, b string
@@ -265,8 +267,17 @@ func TestJobDispatchTriggers(t *testing.T) {
 	if st := status(t, ts.URL, b, ""); st["status"] != "queued" || st["queue_position"] != 1.0 {
 		t.Fatalf("second job: %v, want queued at position 1", st)
 	}
-	// a's work is done after 100 ms; nobody reads it, so it stays running and holds the slot.
-	time.Sleep(400 * time.Millisecond)
+	// a's work is done within JobDuration of its going running (its updated_at, which only a
+	// refresh would move); nobody reads it, so it stays running and holds the slot. Wait, reading
+	// only the list, until its work is done, so that the checks below are not vacuous.
+	testenv.Eventually(t, 10*time.Second, "the running job's work to be done", func() bool {
+		j := listed(t, ts.URL, "", a)
+		if s := j["status"]; s != "running" {
+			return !isActive(s) // not active any more: the check below tells why
+		}
+		at, err := time.Parse(time.RFC3339Nano, fmt.Sprint(j["updated_at"]))
+		return err == nil && time.Since(at) > 2*jobDur
+	}, func() string { return fmt.Sprint(listed(t, ts.URL, "", a)) })
 	if j := listed(t, ts.URL, "", a); j["status"] != "running" {
 		t.Fatalf("unread finished job: %v, want still running (GET /v1/jobs refreshes nothing)", j)
 	}

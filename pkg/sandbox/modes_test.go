@@ -26,9 +26,9 @@ const (
 	raceUploads  = 6
 	raceStarts   = 4
 	raceRounds   = 5
-	// raceWorkerInterval makes idle workers look for jobs often, so that extractions overlap
+	// raceBackgroundInterval makes idle workers look for jobs often, so that extractions overlap
 	// the uploads still under way (the real 5 s would let most uploads finish first).
-	raceWorkerInterval = "10ms"
+	raceBackgroundInterval = "10ms"
 )
 
 // findRace runs up to raceRounds rounds against the sandbox and returns the findings of the
@@ -82,7 +82,7 @@ func assertNoRace(t *testing.T, sb *sandboxenv.Sandbox, rounds int, during func(
 }
 
 func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--worker-interval", raceWorkerInterval)
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--background-interval", raceBackgroundInterval)
 	fs := findRace(t, sb)
 	if len(fs) == 0 {
 		t.Fatalf("no race in %d rounds with --locking none at 3 replicas: the sandbox no longer reproduces the real app", raceRounds)
@@ -92,11 +92,11 @@ func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
 
 func TestLockingLocal(t *testing.T) {
 	t.Run("one replica is safe", func(t *testing.T) {
-		sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local", "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local", "--background-interval", raceBackgroundInterval)
 		assertNoRace(t, sb, 2, nil)
 	})
 	t.Run("three replicas race", func(t *testing.T) {
-		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local", "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local", "--background-interval", raceBackgroundInterval)
 		fs := findRace(t, sb)
 		if len(fs) == 0 {
 			t.Fatalf("no race in %d rounds with --locking local at 3 replicas: a process-local mutex must not protect across replicas", raceRounds)
@@ -106,7 +106,7 @@ func TestLockingLocal(t *testing.T) {
 }
 
 func TestLockingRedlockThreeReplicas(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval)
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock", "--background-interval", raceBackgroundInterval)
 	if len(sb.Redis) != 1 {
 		t.Fatalf("up started %d Redis masters, want 1: %v", len(sb.Redis), sb.Redis)
 	}
@@ -115,7 +115,7 @@ func TestLockingRedlockThreeReplicas(t *testing.T) {
 
 func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 	masters := testenv.StartRedisMasters(t, 3)
-	args := []string{"--replicas", "3", "--locking", "redlock", "--worker-interval", raceWorkerInterval}
+	args := []string{"--replicas", "3", "--locking", "redlock", "--background-interval", raceBackgroundInterval}
 	for _, u := range testenv.URLs(masters) {
 		args = append(args, "--redis", u)
 	}
@@ -145,7 +145,7 @@ func TestLockingRedlockSurvivesLosingOneOfThreeMasters(t *testing.T) {
 // leave well-formed jobs, each at its own index, and every start's InitializeAnalysis must run.
 func TestConcurrentStartsAcrossReplicas(t *testing.T) {
 	eachMode(t, func(t *testing.T, mode sandbox.Locking) {
-		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", string(mode), "--worker-interval", raceWorkerInterval)
+		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", string(mode), "--background-interval", raceBackgroundInterval)
 		id := mustCreate(t, sb.Replicas[0], 1)[0]
 		if st, err := upload(context.Background(), sb.Replicas[0], id, newTestZip(t)); err != nil || st != 201 {
 			t.Fatalf("upload: %d %v", st, err)

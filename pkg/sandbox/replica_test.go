@@ -33,8 +33,8 @@ func startReplica(t *testing.T, cfg sandbox.Config) *replica {
 	if len(cfg.Masters) == 0 {
 		cfg.Masters = []redis.UniversalClient{testenv.StartRedis(t).Client()}
 	}
-	if cfg.WorkerInterval == 0 {
-		cfg.WorkerInterval = 10 * time.Millisecond
+	if cfg.BackgroundInterval == 0 {
+		cfg.BackgroundInterval = 10 * time.Millisecond
 	}
 	var stopped atomic.Bool
 	cfg.Logf = func(format string, a ...any) {

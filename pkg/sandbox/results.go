@@ -10,7 +10,7 @@ import (
 
 // deleteResultFiles is DataPointsController#result_files (DELETE /data_points/:id/result_files):
 // `dp.result_files.destroy` then `dp.save`, answered 204. A missing data point crashes on nil (500).
-func (s *Server) deleteResultFiles(w http.ResponseWriter, dataPointID string) {
+func (s *openStudioService) deleteResultFiles(w http.ResponseWriter, dataPointID string) {
 	rec, err := s.find("data_points", dataPointID)
 	if err == nil && rec == nil {
 		err = nilRecord("data point", dataPointID, "result_files")
@@ -28,7 +28,7 @@ func (s *Server) deleteResultFiles(w http.ResponseWriter, dataPointID string) {
 // destroyResultFiles destroys a data point's embedded result files: each record, and (Paperclip's
 // destroy callback) its file and then each parent directory left empty, up to the result's own
 // directory data_points/<result id>.
-func (s *Server) destroyResultFiles(dataPointID string) error {
+func (s *openStudioService) destroyResultFiles(dataPointID string) error {
 	ids, err := s.db.list("result_files", dataPointID)
 	if err != nil {
 		return err
@@ -50,7 +50,7 @@ func (s *Server) destroyResultFiles(dataPointID string) error {
 	return nil
 }
 
-func (s *Server) removeResultFile(resultID, name string) error {
+func (s *openStudioService) removeResultFile(resultID, name string) error {
 	if err := checkID("result file", resultID); err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (s *Server) removeResultFile(resultID, name string) error {
 // begins each with DELETE /data_points/:id/result_files ("in case this is a rerun") before it
 // simulates. The sandbox simulates nothing: it deletes the result files and marks the data point
 // completed, as the real worker does once its simulation failed or ended.
-func (s *Server) simulateDataPoints(analysisID string) error {
+func (s *openStudioService) simulateDataPoints(analysisID string) error {
 	dps, err := s.analysisDataPoints(analysisID)
 	if err != nil {
 		return err

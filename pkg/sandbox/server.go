@@ -28,8 +28,8 @@ type Status struct {
 	ReplicaMaxActive int `json:"replica_max_active,omitempty"`
 	// JobDuration is how long a job runs on this replica (JobDuration stretched by the skew).
 	JobDuration string `json:"job_duration"`
-	// WorkerInterval is how long the idle background worker sleeps between polls.
-	WorkerInterval string `json:"worker_interval"`
+	// BackgroundInterval is how long the idle background worker sleeps between polls.
+	BackgroundInterval string `json:"background_interval"`
 	// ZipRewrite says whether extraction sort-rewrites seed zips not in name order.
 	ZipRewrite bool `json:"zip_rewrite"`
 	// DropCreates is the fraction of analysis and data point creates answered but not stored.
@@ -38,19 +38,15 @@ type Status struct {
 	Worker WorkerStatus `json:"worker"`
 }
 
-// Server is one sandbox replica: an http.Handler over the shared state directory, and the job
-// dispatcher and the background worker running until the context given to New ends.
+// Server is one sandbox replica: an http.Handler over two imitated services, the OpenStudio
+// Server (over the shared state directory, with its background worker) and elb-openapi's job
+// API (with its dispatcher), both running until the context given to New ends. The Server keeps
+// what they share: the configuration, GET /status, the routing and the back-pressure in front.
 type Server struct {
 	cfg     Config
-	db      store
-	st      storage
-	jobs    jobQueue
-	gate    *gate
-	layout  layout
-	resque  resque
-	worker  *worker
+	studio  *openStudioService
+	jobs    *jobsService
 	handler http.Handler
-	now     func() time.Time
 }
 
 // New prepares a replica over cfg.StateDir (creating server/ and db/ in it) and starts its job
@@ -70,31 +66,16 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 			return nil, fmt.Errorf("preparing the state directory: %v", err)
 		}
 	}
-	s := &Server{cfg: cfg, db: store{dir: filepath.Join(abs, "db")}, gate: newGate(cfg.MaxPool, cfg.MaxRequests), now: time.Now}
-	l := layout{root: filepath.Join(abs, "server")}
-	p := pacer{chunk: cfg.UploadChunk, delay: cfg.WriteDelay}
-	switch cfg.Locking {
-	case LockingNone:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, noRewrite: cfg.NoZipRewrite}
-	case LockingLocal:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, mu: &keyedMutex{}, noRewrite: cfg.NoZipRewrite}
-	case LockingRedlock:
-		lk, err := newRedlockLeaser(cfg)
-		if err != nil {
-			return nil, err
-		}
-		s.st = &redlockStorage{l: l, p: p, hold: cfg.Hold, locks: lk, keyFn: lockKey, logf: cfg.Logf, noRewrite: cfg.NoZipRewrite}
+	s := &Server{cfg: cfg}
+	if s.studio, err = newOpenStudioService(cfg, time.Now); err != nil {
+		return nil, err
 	}
-	s.layout, s.resque = l, newResque(cfg)
-	s.worker = &worker{q: s.resque, queues: workerQueues, interval: cfg.WorkerInterval, wait: sleepCtx, perform: s.perform,
-		name: workerName(workerQueues), logf: cfg.Logf}
-	if s.jobs, err = newJobQueue(ctx, cfg, s.now); err != nil {
+	if s.jobs, err = newJobsService(ctx, cfg, time.Now); err != nil {
 		return nil, err
 	}
 	go s.jobs.run(ctx)
-	s.worker.busy.Store(true) // until its first look finds the queues empty
-	go s.worker.run(ctx)
-	s.handler = s.gate.wrap(http.HandlerFunc(s.route))
+	s.studio.start(ctx)
+	s.handler = newGate(cfg.MaxPool, cfg.MaxRequests).wrap(http.HandlerFunc(s.route))
 	return s, nil
 }
 
@@ -105,15 +86,39 @@ func (s *Server) Handler() http.Handler { return s.handler }
 func (s *Server) Status() Status {
 	st := Status{Status: "ok", Sandbox: true, Replica: s.cfg.Replica, Replicas: s.cfg.Replicas, Locking: s.cfg.Locking, Queue: s.cfg.Queue,
 		MaxActive: s.cfg.MaxActive, ReplicaMaxActive: s.cfg.replicaMaxActive(), JobDuration: s.cfg.replicaJobDuration().String(),
-		WorkerInterval: s.cfg.WorkerInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
-		Worker: s.worker.status(context.Background())}
+		BackgroundInterval: s.cfg.BackgroundInterval.String(), ZipRewrite: !s.cfg.NoZipRewrite, DropCreates: s.cfg.DropCreates,
+		Worker: s.studio.worker.status(context.Background())}
 	if s.cfg.Jobs.HideCeiling {
 		st.MaxActive, st.ReplicaMaxActive = 0, 0
 	}
 	return st
 }
 
-// route dispatches a request by its path; the last segment may end in .json.
+// route is a request's path, split into unescaped segments (the last without .json).
+type route struct {
+	r    *http.Request
+	segs []string
+}
+
+// seg returns the i-th segment.
+func (rt route) seg(i int) string { return rt.segs[i] }
+
+// is reports whether the request is method (GET also matching HEAD) on a path of exactly parts,
+// where "*" matches any segment.
+func (rt route) is(method string, parts ...string) bool {
+	if len(rt.segs) != len(parts) {
+		return false
+	}
+	for i, p := range parts {
+		if p != "*" && p != rt.segs[i] {
+			return false
+		}
+	}
+	return rt.r.Method == method || (method == http.MethodGet && rt.r.Method == http.MethodHead)
+}
+
+// route dispatches a request by its path to the service that serves it; the last segment may
+// end in .json.
 func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBody)
 	segs, ok := splitPath(r.URL.EscapedPath())
@@ -121,52 +126,17 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 		writeError(w, badRequest("bad path %q", r.URL.EscapedPath()))
 		return
 	}
-	n := len(segs)
-	seg := func(i int) string { return segs[i] }
-	is := func(method string, parts ...string) bool {
-		if n != len(parts) {
-			return false
-		}
-		for i, p := range parts {
-			if p != "*" && p != segs[i] {
-				return false
-			}
-		}
-		return r.Method == method || (method == http.MethodGet && r.Method == http.MethodHead)
-	}
+	rt := route{r: r, segs: segs}
 	switch {
-	case is(http.MethodGet, "status"):
+	case rt.is(http.MethodGet, "status"):
 		writeJSON(w, http.StatusOK, s.Status())
-	case is(http.MethodPost, "projects"):
-		s.createProject(w, r)
-	case is(http.MethodGet, "projects", "*"):
-		s.getProject(w, seg(1))
-	case is(http.MethodPost, "projects", "*", "analyses"):
-		s.createAnalysis(w, r, seg(1))
-	case is(http.MethodGet, "analyses", "*"):
-		s.getAnalysis(w, seg(1))
-	case is(http.MethodDelete, "analyses", "*"):
-		s.deleteAnalysis(w, r, seg(1))
-	case is(http.MethodGet, "analyses", "*", "status"):
-		s.analysisStatus(w, seg(1))
-	case is(http.MethodPost, "analyses", "*", "upload"):
-		s.uploadZip(w, r, seg(1))
-	case is(http.MethodPost, "analyses", "*", "action"):
-		s.action(w, r, seg(1))
-	case is(http.MethodPost, "analyses", "*", "data_points"):
-		s.createDataPoint(w, r, seg(1))
-	case is(http.MethodGet, "data_points", "*"):
-		s.getDataPoint(w, seg(1))
-	case is(http.MethodPost, "data_points", "*", "upload_file"):
-		s.uploadResult(w, r, seg(1))
-	case is(http.MethodDelete, "data_points", "*", "result_files"):
-		s.deleteResultFiles(w, seg(1))
-	case n > 0 && segs[0] == "v1":
-		s.jobAPI(w, r, segs)
-	case is(http.MethodGet, "healthz"):
-		s.healthz(w)
-	case is(http.MethodGet, "status", "requests"):
-		s.jobRequests(w)
+	case s.studio.serve(w, rt):
+	case len(segs) > 0 && segs[0] == "v1":
+		s.jobs.jobAPI(w, r, segs)
+	case rt.is(http.MethodGet, "healthz"):
+		s.jobs.healthz(w)
+	case rt.is(http.MethodGet, "status", "requests"):
+		s.jobs.jobRequests(w)
 	default:
 		writeError(w, &apiError{Status: http.StatusNotFound, Msg: fmt.Sprintf("no route matches %s %s", r.Method, r.URL.Path)})
 	}

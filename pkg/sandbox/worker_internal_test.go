@@ -80,20 +80,20 @@ func TestWorkerLooksAgainOnlyAfterItsInterval(t *testing.T) {
 	}
 }
 
-func newTestServer(t *testing.T) *Server {
+func newTestStudio(t *testing.T) *openStudioService {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	s, err := New(ctx, Config{StateDir: t.TempDir(), Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()}, WorkerInterval: time.Hour})
+	s, err := New(ctx, Config{StateDir: t.TempDir(), Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()}, BackgroundInterval: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s
+	return s.studio
 }
 
 // TestStartsThatSawOneLengthShareOneJob: find_or_create_by(index: jobs.length) of starts that
 // read the same jobs.length finds the one job, however many create it at once.
 func TestStartsThatSawOneLengthShareOneJob(t *testing.T) {
-	s := newTestServer(t)
+	s := newTestStudio(t)
 	files := make([]string, 20)
 	var wg sync.WaitGroup
 	for i := range files {
@@ -229,7 +229,7 @@ func TestPaperclipNames(t *testing.T) {
 }
 
 func TestDroppedFraction(t *testing.T) {
-	s := &Server{cfg: Config{DropCreates: 0.3}}
+	s := &openStudioService{cfg: Config{DropCreates: 0.3}}
 	n := 0
 	for i := range 10000 {
 		if s.dropped(fmt.Sprint("id-", i)) {

@@ -12,14 +12,15 @@ import (
 
 	"github.com/osctl/osctl/pkg/setting"
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 // Profiles.
 const (
-	ProfileOpenStudio = "openstudio"
-	ProfileJobs       = "jobs"
-	ProfileHTTP       = "http"
+	ProfileOpenStudio = "openstudio" // history.OpenStudio.Name
+	ProfileJobs       = "jobs"       // history.Jobs.Name
+	ProfileHTTP       = "http"       // history.HTTP.Name
 )
 
 // Config says what to run. Zero fields take the defaults their comments name.
@@ -59,9 +60,9 @@ type Config struct {
 	// SettleQuiet ends that wait once no job changed state and the files did not change for that
 	// long (0: profile.DefaultSettleQuiet, a minute).
 	SettleQuiet time.Duration
-	// WorkerWait bounds how long each held-back part of the openstudio load waits for the target's
+	// BackgroundWait bounds how long each held-back part of the openstudio load waits for the target's
 	// workers (0 holds nothing back).
-	WorkerWait time.Duration
+	BackgroundWait time.Duration
 
 	// Method and Body are the http profile's request ({{nonce}} and {{seq}} in Body are replaced);
 	// Body is also the jobs profile's submit body.
@@ -125,7 +126,7 @@ func DefaultConfig() Config {
 		Mix:              profile.DefaultMix,
 		SettleTimeout:    10 * time.Minute,
 		SettleQuiet:      profile.DefaultSettleQuiet,
-		WorkerWait:       profile.DefaultTailWait,
+		BackgroundWait:   profile.DefaultTailWait,
 		Method:           http.MethodGet,
 		Poll:             profile.DefaultJobPoll,
 		JobTimeout:       profile.DefaultJobTimeout,
@@ -145,7 +146,7 @@ func (c Config) WithDefaults() Config {
 	if c.Concurrency == 0 {
 		c.Concurrency = 1
 	}
-	if c.Profile == ProfileOpenStudio && c.Analyses == 0 {
+	if k, _ := history.ProfileNamed(c.Profile); k.Files && c.Analyses == 0 {
 		c.Analyses = min(max(c.Requests/100, 1), 100)
 	}
 	if c.Mix == (profile.Mix{}) {
@@ -166,12 +167,16 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
+// kind is the Config's profile.
+func (c Config) kind() history.Profile {
+	p, _ := history.ProfileNamed(c.Profile)
+	return p
+}
+
 // Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
 // field by its Go name. Run checks the Config it is given, once its zero fields are filled.
 func (c Config) Check() error {
-	switch c.Profile {
-	case ProfileOpenStudio, ProfileJobs, ProfileHTTP:
-	default:
+	if _, ok := history.ProfileNamed(c.Profile); !ok {
 		return fieldErr("Profile", "%q: use openstudio, jobs or http", c.Profile)
 	}
 	for _, f := range []struct {
@@ -189,7 +194,7 @@ func (c Config) Check() error {
 		return fieldErr("Concurrency", "%d: use 1 to 1000000", c.Concurrency)
 	case c.Requests < 0:
 		return fieldErr("Requests", "%d: must be 0 or more", c.Requests)
-	case c.Requests == 0 && (c.Duration <= 0 || c.Profile != ProfileHTTP):
+	case c.Requests == 0 && (c.Duration <= 0 || c.kind().Probes):
 		return fieldErr("Requests", "0 needs {Profile} http and a {Duration} to bound the run")
 	case c.Duration < 0:
 		return fieldErr("Duration", "%s: must be 0 or more", c.Duration)
@@ -199,14 +204,16 @@ func (c Config) Check() error {
 		return fieldErr("Timeout", "%s: must be above 0", c.Timeout)
 	case c.Analyses < 0:
 		return fieldErr("Analyses", "%d: must be 1 or more", c.Analyses)
-	case c.Poll <= 0 || c.Poll > time.Minute:
+	case c.Poll <= 0:
+		return fieldErr("Poll", "%s: must be above 0", c.Poll)
+	case c.Poll > time.Minute:
 		return fieldErr("Poll", "%s: use a positive interval up to 1m", c.Poll)
 	case c.SettleTimeout < 0:
 		return fieldErr("SettleTimeout", "%s: must be 0 or more", c.SettleTimeout)
 	case c.SettleQuiet < 0:
 		return fieldErr("SettleQuiet", "%s: must be 0 or more", c.SettleQuiet)
-	case c.WorkerWait < 0:
-		return fieldErr("WorkerWait", "%s: must be 0 or more", c.WorkerWait)
+	case c.BackgroundWait < 0:
+		return fieldErr("BackgroundWait", "%s: must be 0 or more", c.BackgroundWait)
 	case c.JobTimeout <= 0:
 		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
 	case c.Grace < 0:

@@ -33,7 +33,7 @@ func TestConfigCheckNamesTheField(t *testing.T) {
 		{"MinAcknowledged", func(c *Config) { c.MinAcknowledged = 2 }},
 		{"Timeout", func(c *Config) { c.Timeout = -time.Second }},
 		{"Poll", func(c *Config) { c.Poll = 2 * time.Minute }},
-		{"WorkerWait", func(c *Config) { c.WorkerWait = -time.Second }},
+		{"BackgroundWait", func(c *Config) { c.BackgroundWait = -time.Second }},
 		{"DispatchInterval", func(c *Config) { c.DispatchInterval = 2 * time.Hour }},
 		{"MaxActive", func(c *Config) { c.MaxActive = -1 }},
 	} {

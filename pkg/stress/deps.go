@@ -29,7 +29,7 @@ type Deps struct {
 	Now func() time.Time
 	// Observer hears how the run goes.
 	Observer Observer
-	// Fleet sends what the run sends to the targets (nil: a Worker in this process, on Conns and
+	// Fleet sends what the run sends to the targets (nil: a Sender in this process, on Conns and
 	// Client). pkg/stress/workers is a fleet of load workers in pods.
 	Fleet Fleet
 }

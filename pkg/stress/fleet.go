@@ -9,8 +9,8 @@ import (
 )
 
 // A Fleet sends everything of a run that talks to the targets: the probe, the setup, the load,
-// the polls of the settle step and the read-backs. Run uses a Worker in this process unless
-// Deps.Fleet is set (pkg/stress/workers drives load workers in pods, each a Worker); the rest of
+// the polls of the settle step and the read-backs. Run uses a Sender in this process unless
+// Deps.Fleet is set (pkg/stress/workers drives load workers in pods, each a Sender); the rest of
 // the run (the history, the files settling, the state, the verdict) is the same either way.
 // Records go to the Recorder each call is given, and must be safe to pass concurrently.
 type Fleet interface {
@@ -50,8 +50,9 @@ type Setup struct {
 // Load is how the load went.
 type Load struct {
 	Stats *attack.Stats
-	// Tail says how the held-back parts of an openstudio load waited for the target's workers.
-	Tail []profile.TailRelease
+	// BackgroundWaits say how the held-back parts of an openstudio load waited for the target's
+	// background workers.
+	BackgroundWaits []history.BackgroundWait
 	// Jobs says what following the jobs saw (jobs profile); Refused is set when the service
 	// refused the token during the load.
 	Jobs    profile.JobsSummary

@@ -17,7 +17,7 @@ import (
 // lossyFleet is a Fleet whose load goes through a real in-process Worker to a real HTTP server,
 // and then reports what a fleet of pods can: a worker lost (lost), or a load that failed (fail).
 type lossyFleet struct {
-	*Worker
+	*Sender
 	lost string
 	fail error
 }
@@ -26,7 +26,7 @@ func (f lossyFleet) Load(ctx context.Context, s *Setup, rec profile.Recorder, ob
 	if f.fail != nil {
 		return nil, f.fail
 	}
-	l, err := f.Worker.Load(ctx, s, rec, obs)
+	l, err := f.Sender.Load(ctx, s, rec, obs)
 	if l != nil {
 		l.Lost = f.lost
 	}
@@ -36,7 +36,7 @@ func (f lossyFleet) Load(ctx context.Context, s *Setup, rec profile.Recorder, ob
 func (f lossyFleet) Workers() int { return 2 }
 
 // httpRun is the http profile against one real loopback server answering 200.
-func httpRun(t *testing.T, requests int) (Config, *Worker) {
+func httpRun(t *testing.T, requests int) (Config, *Sender) {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(http.StatusOK) }))
 	t.Cleanup(srv.Close)
@@ -47,7 +47,7 @@ func httpRun(t *testing.T, requests int) (Config, *Worker) {
 	cfg := DefaultConfig()
 	cfg.Profile, cfg.Targets, cfg.Requests, cfg.Concurrency = ProfileHTTP, []*url.URL{u}, requests, 4
 	cfg = cfg.WithDefaults()
-	w, err := NewWorker(cfg, profile.Shard{}, WorkerDeps{})
+	w, err := NewSender(cfg, profile.Shard{}, SenderDeps{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestFleetLostWorkerMakesTheRunPartial(t *testing.T) {
 	cfg, w := httpRun(t, 40)
 	var hist bytes.Buffer
 	const lost = "load worker 1 of 2 stopped answering: its pod was deleted"
-	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Worker: w, lost: lost}, History: &hist})
+	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Sender: w, lost: lost}, History: &hist})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestFleetLoadFailureIsAnError(t *testing.T) {
 	cfg, w := httpRun(t, 10)
 	var hist bytes.Buffer
 	boom := errors.New("exec into load worker 0: connection reset")
-	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Worker: w, fail: boom}, History: &hist})
+	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Sender: w, fail: boom}, History: &hist})
 	if err == nil || rep != nil || !strings.Contains(err.Error(), "run "+cfg.Run) || !errors.Is(err, boom) && !strings.Contains(err.Error(), boom.Error()) {
 		t.Fatalf("Run = %v, %v: want an error naming run %s and the failure", rep, err, cfg.Run)
 	}
@@ -107,7 +107,7 @@ func TestFleetLoadFailureIsAnError(t *testing.T) {
 // fleet's load is the run's, and a clean one gives a clean verdict.
 func TestFleetGivenByTheCallerCarriesTheLoad(t *testing.T) {
 	cfg, w := httpRun(t, 30)
-	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Worker: w}})
+	rep, err := Run(context.Background(), cfg, Deps{Fleet: lossyFleet{Sender: w}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -47,7 +47,10 @@ func JudgeSaved(ctx context.Context, h *history.History, r snapshot.Reader, o Ju
 }
 
 // LeavesFiles reports whether a run of the profile leaves files on the shared volume to judge.
-func LeavesFiles(profile string) bool { return profile == ProfileOpenStudio }
+func LeavesFiles(profile string) bool {
+	p, _ := history.ProfileNamed(profile)
+	return p.Files
+}
 
 // judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).
 func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeOptions) *report.Report {

@@ -36,10 +36,10 @@ func (r *runner) openStudio() *osStage {
 
 func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error) {
 	r, cfg := s.r, s.r.cfg
-	for _, w := range l.Tail {
-		f.WorkerWaits = append(f.WorkerWaits, history.WorkerWait{AtS: w.At.Seconds(), WaitedS: w.Waited.Seconds(), Worker: w.Worker, JobsRan: w.JobsRan})
-		if !w.Worker {
-			r.notice("a held-back part of the load waited {WorkerWait} %s and saw no worker take a job: uploads may not have overlapped an extraction", cfg.WorkerWait)
+	f.BackgroundWaits = append(f.BackgroundWaits, l.BackgroundWaits...)
+	for _, w := range l.BackgroundWaits {
+		if !w.Taken {
+			r.notice("a held-back part of the load waited {BackgroundWait} %s and saw no background worker take a job: uploads may not have overlapped an extraction", cfg.BackgroundWait)
 		}
 	}
 	dirs := func() []string { return detect.Dirs(&history.History{Header: r.hdr, Records: r.rec.records()}) }
@@ -56,7 +56,7 @@ func (s *osStage) after(ctx context.Context, partial bool, l *Load, f *history.F
 			ds := dirs()
 			fp = func(ctx context.Context) (string, error) { return fr.Fingerprint(ctx, ds) }
 		}
-		sr := profile.SettleWith(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, r.d.Now, r.fleet.JobCounts, fp)
+		sr := profile.Settle(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, r.d.Now, r.fleet.JobCounts, fp)
 		settled, f.SettleWait, f.SettleStopped = sr.Quiet, sr.Waited.Seconds(), sr.Stopped
 		r.notice("%s", settleNotice(sr, cfg.SettleTimeout, quiet))
 		if !sr.Quiet {

@@ -68,31 +68,47 @@ func (r *runner) notice(format string, a ...any) {
 
 // stage is one profile's part of a run: what follows the load (its header fields are written
 // when it is made).
+// stages are each profile's stage after the load (its header fields set on the way), by name:
+// the one place a profile's run is chosen.
+var stages = map[string]func(r *runner, ctx context.Context) (stage, error){
+	ProfileOpenStudio: func(r *runner, _ context.Context) (stage, error) { return r.openStudio(), nil },
+	ProfileJobs:       func(r *runner, ctx context.Context) (stage, error) { return r.jobs(ctx) },
+	ProfileHTTP:       func(r *runner, _ context.Context) (stage, error) { return r.httpLoad(), nil },
+}
+
+// kind is the run's profile.
+func (r *runner) kind() history.Profile {
+	p, _ := history.ProfileNamed(r.cfg.Profile)
+	return p
+}
+
 type stage interface {
 	// after runs once the load ended: it settles and reads; partial says the load was cut short.
 	// It returns the state (nil when not read) and whether it had settled.
 	after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error)
 }
 
-func (r *runner) run(ctx context.Context) (*report.Report, error) {
+// begin starts the fleet (a Sender in this process unless Deps gives one), probes the targets
+// and writes the history's header fields.
+func (r *runner) begin(ctx context.Context) error {
 	cfg := r.cfg
 	r.fleet = r.d.Fleet
 	if r.fleet == nil {
-		w, err := NewWorker(cfg, profile.Shard{}, WorkerDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
+		w, err := NewSender(cfg, profile.Shard{}, SenderDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
 		if err != nil {
-			return nil, err
+			return err
 		}
 		r.fleet, r.closers = w, append(r.closers, w.Close)
 	}
 	pr, err := r.fleet.Probe(ctx)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	for _, n := range pr.Notices {
 		r.notice("%s", n)
 	}
 	r.targets = targetsOf(cfg.Targets, pr.Targets)
-	r.rec = &recorder{keep: cfg.Profile != ProfileHTTP || r.d.History != nil}
+	r.rec = &recorder{keep: r.kind().Records || r.d.History != nil}
 	if r.d.History != nil {
 		r.rec.w = history.NewWriter(r.d.History)
 	}
@@ -108,20 +124,21 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	for _, t := range r.targets {
 		r.hdr.Targets = append(r.hdr.Targets, t.URL.Redacted())
 	}
-	var st stage
-	switch cfg.Profile {
-	case ProfileOpenStudio:
-		st = r.openStudio()
-	case ProfileJobs:
-		st, err = r.jobs(ctx)
-	default:
-		st = r.httpLoad()
+	return nil
+}
+
+func (r *runner) run(ctx context.Context) (*report.Report, error) {
+	cfg := r.cfg
+	err := r.begin(ctx)
+	if err != nil {
+		return nil, err
 	}
+	st, err := stages[cfg.Profile](r, ctx)
 	if err != nil {
 		return nil, err
 	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
-	if cfg.Profile == ProfileOpenStudio {
+	if r.kind().Files {
 		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
 	}
 	if r.setup, err = r.fleet.Setup(ctx, r.rec.record); err != nil {

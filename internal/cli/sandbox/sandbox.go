@@ -50,11 +50,11 @@ type modeFlags struct {
 	WriteDelay  time.Duration
 	MaxBody     int64
 	LockTTL     time.Duration
-	// WorkerInterval, ZipRewrite and DropCreates are --worker-interval, --zip-rewrite and
+	// BackgroundInterval, ZipRewrite and DropCreates are --background-interval, --zip-rewrite and
 	// --drop-creates.
-	WorkerInterval time.Duration
-	ZipRewrite     bool
-	DropCreates    float64
+	BackgroundInterval time.Duration
+	ZipRewrite         bool
+	DropCreates        float64
 	// Jobs are the job API's flags (jobflags.go).
 	Jobs jobFlags
 }
@@ -73,7 +73,10 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.DurationVar(&m.WriteDelay, "write-delay", sandbox.DefaultWriteDelay, "pause after each piece of a file write (non-atomic writes interleave during it)")
 	fl.Int64Var(&m.MaxBody, "max-body", sandbox.DefaultMaxBody, "largest request body in bytes; larger ones get 413")
 	fl.DurationVar(&m.LockTTL, "lock-ttl", sandbox.DefaultLockTTL, "Redlock TTL of --locking redlock (renewed while held)")
-	fl.DurationVar(&m.WorkerInterval, "worker-interval", sandbox.DefaultWorkerInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
+	fl.DurationVar(&m.BackgroundInterval, "background-interval", sandbox.DefaultBackgroundInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
+	// --worker-interval was its name until this release: kept, hidden, for one release.
+	fl.DurationVar(&m.BackgroundInterval, "worker-interval", sandbox.DefaultBackgroundInterval, "the old name of --background-interval")
+	_ = fl.MarkHidden("worker-interval")
 	fl.BoolVar(&m.ZipRewrite, "zip-rewrite", true, "extraction rewrites a seed zip whose entries are not in name order, sorted (rubyzip's sort_entries, as the real server did until upstream's PR #863); --zip-rewrite=false keeps every zip as uploaded")
 	fl.Float64Var(&m.DropCreates, "drop-creates", 0, "fault injection: this fraction (0 to 1) of analysis and data point creates, chosen by a hash of the id, answer 201 but are never stored (a lossy twin that 'osctl stress' must find lost records in)")
 	m.Jobs.add(cmd)
@@ -88,7 +91,7 @@ func (m *modeFlags) args() []string {
 		"--job-duration-skew", strconv.FormatFloat(m.JobSkew, 'g', -1, 64),
 		"--hold", m.Hold.String(), "--upload-chunk", fmt.Sprint(m.UploadChunk),
 		"--write-delay", m.WriteDelay.String(), "--max-body", fmt.Sprint(m.MaxBody),
-		"--lock-ttl", m.LockTTL.String(), "--worker-interval", m.WorkerInterval.String(),
+		"--lock-ttl", m.LockTTL.String(), "--background-interval", m.BackgroundInterval.String(),
 		"--zip-rewrite=" + strconv.FormatBool(m.ZipRewrite), "--drop-creates", strconv.FormatFloat(m.DropCreates, 'g', -1, 64),
 	}, m.Jobs.args()...)
 }
@@ -99,7 +102,7 @@ func (m *modeFlags) config() sandbox.Config {
 		Locking: sandbox.Locking(m.Locking), Queue: sandbox.QueueMode(m.Queue),
 		MaxPool: m.MaxPool, MaxRequests: m.MaxRequests, MaxActive: m.MaxActive, JobDuration: m.JobDuration,
 		JobDurationSkew: m.JobSkew, Hold: m.Hold, UploadChunk: m.UploadChunk, WriteDelay: m.WriteDelay, MaxBody: m.MaxBody, LockTTL: m.LockTTL,
-		WorkerInterval: m.WorkerInterval, NoZipRewrite: !m.ZipRewrite, DropCreates: m.DropCreates,
+		BackgroundInterval: m.BackgroundInterval, NoZipRewrite: !m.ZipRewrite, DropCreates: m.DropCreates,
 		Jobs: m.Jobs.config(),
 	}
 }
@@ -137,8 +140,8 @@ func (m *modeFlags) validate() error {
 		return cmdutil.Usage("--max-body %d: must be at least 1 byte", m.MaxBody)
 	case m.LockTTL < time.Second || m.LockTTL > time.Minute:
 		return cmdutil.Usage("--lock-ttl %v: use 1s to 1m", m.LockTTL)
-	case m.WorkerInterval < time.Millisecond || m.WorkerInterval > time.Hour:
-		return cmdutil.Usage("--worker-interval %v: use 1ms to 1h", m.WorkerInterval)
+	case m.BackgroundInterval < time.Millisecond || m.BackgroundInterval > time.Hour:
+		return cmdutil.Usage("--background-interval %v: use 1ms to 1h", m.BackgroundInterval)
 	case !(m.DropCreates >= 0 && m.DropCreates <= 1): // also refuses NaN
 		return cmdutil.Usage("--drop-creates %v: use a fraction from 0 to 1", m.DropCreates)
 	}

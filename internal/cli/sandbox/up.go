@@ -90,6 +90,9 @@ rest and exits 2.`,
 		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.RedisFlags = f.Redis
 			opts.Mode.resolve(cmd.Flags())
+			if cmd.Flags().Changed("worker-interval") {
+				fmt.Fprintln(opts.IO.ErrOut, "osctl: --worker-interval is deprecated: use --background-interval (the same setting)")
+			}
 			return opts.validate()
 		}, runF, upRun),
 	}
@@ -200,27 +203,7 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 		return err
 	}
 
-	res := sandbox.UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
-	for _, r := range replicas {
-		res.Replicas = append(res.Replicas, r.url)
-	}
-	for _, u := range urls {
-		res.Redis = append(res.Redis, redact.URL(u))
-	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, workers poll every %v%s, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), o.Mode.WorkerInterval, o.Mode.faultNote(), dir)
-	for _, r := range replicas {
-		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
-	}
-	for _, u := range res.Redis {
-		fmt.Fprintf(errOut, "  redis      %s\n", u)
-	}
-	fmt.Fprintln(errOut, "sandbox: press Ctrl-C to stop")
-	line, _ := json.Marshal(res)
-	fmt.Fprintln(o.IO.Out, string(line))
-	if s, ok := o.IO.Out.(interface{ Sync() error }); ok {
-		_ = s.Sync()
-	}
+	announce(o, dir, replicas, urls)
 
 	// Stay up until interrupted or until a replica or a started redis-server dies.
 	dead := make(chan *replica, len(replicas))
@@ -412,4 +395,31 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	_, _ = rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// announce prints what is up: a summary on stderr, and the JSON line (sandbox.UpResult) scripts
+// read on stdout, flushed at once.
+func announce(o *UpOptions, dir string, replicas []*replica, urls []string) {
+	errOut := o.IO.ErrOut
+	res := sandbox.UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
+	for _, r := range replicas {
+		res.Replicas = append(res.Replicas, r.url)
+	}
+	for _, u := range urls {
+		res.Redis = append(res.Redis, redact.URL(u))
+	}
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, workers poll every %v%s, state dir %s\n",
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), o.Mode.BackgroundInterval, o.Mode.faultNote(), dir)
+	for _, r := range replicas {
+		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
+	}
+	for _, u := range res.Redis {
+		fmt.Fprintf(errOut, "  redis      %s\n", u)
+	}
+	fmt.Fprintln(errOut, "sandbox: press Ctrl-C to stop")
+	line, _ := json.Marshal(res)
+	fmt.Fprintln(o.IO.Out, string(line))
+	if s, ok := o.IO.Out.(interface{ Sync() error }); ok {
+		_ = s.Sync()
+	}
 }

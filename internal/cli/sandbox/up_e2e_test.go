@@ -145,7 +145,7 @@ func TestUpSaysHowToInstallRedis(t *testing.T) {
 // TestUpGivesEveryReplicaTheWorkerSettings: every mode starts Redis for the workers, and each
 // replica's GET /status says how its worker and fault injection are set.
 func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "2", "--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
+	sb := sandboxenv.Start(t, "--replicas", "2", "--background-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.5")
 	if len(sb.Redis) != 1 {
 		t.Fatalf("--locking none started %d Redis masters, want 1 for the workers", len(sb.Redis))
 	}
@@ -155,18 +155,18 @@ func TestUpGivesEveryReplicaTheWorkerSettings(t *testing.T) {
 			t.Fatal(err)
 		}
 		var st struct {
-			Sandbox        bool    `json:"sandbox"`
-			WorkerInterval string  `json:"worker_interval"`
-			ZipRewrite     *bool   `json:"zip_rewrite"`
-			DropCreates    float64 `json:"drop_creates"`
-			Worker         struct {
+			Sandbox            bool    `json:"sandbox"`
+			BackgroundInterval string  `json:"background_interval"`
+			ZipRewrite         *bool   `json:"zip_rewrite"`
+			DropCreates        float64 `json:"drop_creates"`
+			Worker             struct {
 				Queues  []string `json:"queues"`
 				Pending *int64   `json:"pending"`
 			} `json:"worker"`
 		}
 		err = json.NewDecoder(resp.Body).Decode(&st)
 		resp.Body.Close()
-		if err != nil || !st.Sandbox || st.WorkerInterval != "250ms" || st.ZipRewrite == nil || *st.ZipRewrite || st.DropCreates != 0.5 {
+		if err != nil || !st.Sandbox || st.BackgroundInterval != "250ms" || st.ZipRewrite == nil || *st.ZipRewrite || st.DropCreates != 0.5 {
 			t.Errorf("replica %d /status: %+v %v", i, st, err)
 		}
 		if len(st.Worker.Queues) != 2 || !strings.HasSuffix(st.Worker.Queues[0], ":resque:queue:analysis_wrappers") || st.Worker.Pending == nil {

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
@@ -32,8 +33,8 @@ func TestUpFlags(t *testing.T) {
 				o.Mode.MaxRequests != 13125 || o.Mode.MaxActive != 2 || o.RedisMasters != 1 || o.Dir != "" {
 				t.Errorf("defaults: %+v", o)
 			}
-			if o.Mode.WorkerInterval != 5*time.Second || !o.Mode.ZipRewrite || o.Mode.DropCreates != 0 || o.Mode.faultNote() != "" {
-				t.Errorf("worker defaults: interval %v, zip rewrite %v, drop %v (note %q); want 5s, on, 0", o.Mode.WorkerInterval, o.Mode.ZipRewrite, o.Mode.DropCreates, o.Mode.faultNote())
+			if o.Mode.BackgroundInterval != 5*time.Second || !o.Mode.ZipRewrite || o.Mode.DropCreates != 0 || o.Mode.faultNote() != "" {
+				t.Errorf("worker defaults: interval %v, zip rewrite %v, drop %v (note %q); want 5s, on, 0", o.Mode.BackgroundInterval, o.Mode.ZipRewrite, o.Mode.DropCreates, o.Mode.faultNote())
 			}
 			if o.Mode.JobSkew != 0 {
 				t.Errorf("--queue local: job duration skew %v, want 0", o.Mode.JobSkew)
@@ -65,17 +66,17 @@ func TestUpFlags(t *testing.T) {
 				t.Errorf("parsed %+v urls %v", o, o.RedisURLs())
 			}
 		}},
-		{args: []string{"--worker-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.25"}, check: func(t *testing.T, o *UpOptions) {
+		{args: []string{"--background-interval", "250ms", "--zip-rewrite=false", "--drop-creates", "0.25"}, check: func(t *testing.T, o *UpOptions) {
 			cfg := o.Mode.config()
-			if cfg.WorkerInterval != 250*time.Millisecond || !cfg.NoZipRewrite || cfg.DropCreates != 0.25 {
+			if cfg.BackgroundInterval != 250*time.Millisecond || !cfg.NoZipRewrite || cfg.DropCreates != 0.25 {
 				t.Errorf("config %+v: want a 250ms worker, no zip rewrite, drop 0.25", cfg)
 			}
 			if n := o.Mode.faultNote(); !strings.Contains(n, "--zip-rewrite=false") || !strings.Contains(n, "LOSING 0.25") {
 				t.Errorf("summary note %q does not say what differs from the real server", n)
 			}
 		}},
-		{args: []string{"--worker-interval", "0s"}, wantErr: "--worker-interval 0s: use 1ms to 1h"},
-		{args: []string{"--worker-interval", "2h"}, wantErr: "--worker-interval 2h0m0s"},
+		{args: []string{"--background-interval", "0s"}, wantErr: "--background-interval 0s: use 1ms to 1h"},
+		{args: []string{"--background-interval", "2h"}, wantErr: "--background-interval 2h0m0s"},
 		{args: []string{"--drop-creates", "1.5"}, wantErr: "--drop-creates 1.5: use a fraction from 0 to 1"},
 		{args: []string{"--drop-creates", "-0.1"}, wantErr: "--drop-creates -0.1"},
 		{args: []string{"--drop-creates", "NaN"}, wantErr: "--drop-creates NaN"},
@@ -143,7 +144,7 @@ func TestModeArgsRoundTrip(t *testing.T) {
 	root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { up = o; return nil }))
 	root.SetArgs([]string{"sandbox", "up", "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
 		"--max-active", "5", "--job-duration", "2s", "--job-duration-skew", "0.37", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s",
-		"--worker-interval", "1.5s", "--zip-rewrite=false", "--drop-creates", "0.125"})
+		"--background-interval", "1.5s", "--zip-rewrite=false", "--drop-creates", "0.125"})
 	if err := root.Execute(); err != nil {
 		t.Fatal(err)
 	}
@@ -199,5 +200,22 @@ func TestServeReplicaCount(t *testing.T) {
 				t.Errorf("serve --queue split: skew %v, want the split default", got.Mode.JobSkew)
 			}
 		})
+	}
+}
+
+// TestWorkerIntervalIsTheOldNameOfBackgroundInterval: --worker-interval still sets the background
+// workers' interval, with a notice that it is now --background-interval.
+func TestWorkerIntervalIsTheOldNameOfBackgroundInterval(t *testing.T) {
+	f := cmdutil.TestFactory()
+	var got time.Duration
+	cmd := NewCmdUp(f, func(_ context.Context, o *UpOptions) error { got = o.Mode.BackgroundInterval; return nil })
+	cmd.SetArgs([]string{"--worker-interval", "250ms"})
+	cmd.SetOut(f.IO.Out)
+	cmd.SetErr(f.IO.ErrOut)
+	if err := cmd.Execute(); err != nil || got != 250*time.Millisecond {
+		t.Fatalf("--worker-interval 250ms: interval %v, err %v", got, err)
+	}
+	if !strings.Contains(f.IO.ErrOut.(*bytes.Buffer).String(), "use --background-interval") {
+		t.Errorf("no deprecation notice: %q", f.IO.ErrOut.(*bytes.Buffer).String())
 	}
 }

@@ -43,7 +43,7 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, testenv.OsctlBinary(t), "stress", "--target", srv.URL, "--requests", "100000", "--concurrency", "4",
-		"--analyses", "2", "--mix", "upload=1", "--worker-wait", "0")
+		"--analyses", "2", "--mix", "upload=1", "--background-wait", "0")
 	stderr := &testenv.LockedBuffer{}
 	cmd.Stderr = stderr
 	if err := cmd.Start(); err != nil {

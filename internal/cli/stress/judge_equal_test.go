@@ -27,11 +27,11 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 		args    []string
 		code    int
 	}{
-		// The sandbox's workers never wake (--worker-interval 1h), so that nothing changes the
+		// The sandbox's workers never wake (--background-interval 1h), so that nothing changes the
 		// volume between the run's read and judge's: a job still running when the run read the
 		// state would leave judge a different extraction to judge. The uploads race on the zips.
-		{"racy", []string{"--replicas", "3", "--locking", "none", "--worker-interval", "1h"},
-			[]string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--worker-wait", "0", "--settle-timeout", "5s"}, 1},
+		{"racy", []string{"--replicas", "3", "--locking", "none", "--background-interval", "1h"},
+			[]string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s"}, 1},
 		{"serial with --min-contended 0", []string{"--replicas", "1", "--locking", "redlock"}, []string{"--requests", "60", "--concurrency", "1", "--analyses", "2", "--min-contended", "0"}, 0},
 	}
 	for _, c := range cases {

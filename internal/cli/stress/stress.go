@@ -5,6 +5,7 @@ package stress
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -12,7 +13,9 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -24,7 +27,7 @@ type Options struct {
 	Targets []string
 	Mix     string
 	Headers []string
-	State   StateFlags
+	State   stateflags.Flags
 	Fleets  Fleets // nil: the load goes from this process only
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
@@ -37,7 +40,7 @@ var settings = cmdutil.Settings{
 	"Duration": "--duration", "Rate": "--rate", "Timeout": "--timeout", "MaxErrorRate": "--max-error-rate",
 	"Header": "--header", "Analyses": "--analyses", "Project": "--project", "Mix": "--mix",
 	"AllowStart": "--allow-start", "SettleTimeout": "--settle-timeout", "SettleQuiet": "--settle-quiet",
-	"WorkerWait": "--worker-wait", "Method": "--method", "Body": "--body", "Poll": "--poll",
+	"BackgroundWait": "--background-wait", "Method": "--method", "Body": "--body", "Poll": "--poll",
 	"JobTimeout": "--job-timeout", "MaxActive": "--max-active", "Grace": "--grace",
 	"DispatchInterval": "--dispatch-interval", "MinAcknowledged": "--min-acknowledged",
 	"MinContended": "--min-contended", "Ignore": "--ignore",
@@ -72,7 +75,7 @@ Profiles:
               uploads over them (--mix). Starts go only to targets whose GET /status says they are
               the sandbox, or to any target with --allow-start (a start launches simulations on a
               real server). The last third of the load waits for the target's background workers
-              (--worker-wait). The files are read from --state-dir (or one exec in --state-pod).
+              (--background-wait). The files are read from --state-dir (or one exec in --state-pod).
   jobs        burst POST /v1/jobs (elb-openapi), then follow every job's status every --poll on the
               replica that took it: ceiling, stranded, invisible, lost. --max-active is the ceiling.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
@@ -133,7 +136,10 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", d.MaxErrorRate, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", d.MinAcknowledged, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
 	fl.Float64Var(&c.MinContended, "min-contended", d.MinContended, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
-	fl.DurationVar(&c.WorkerWait, "worker-wait", d.WorkerWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a worker of the target is seen taking a job (a start's extraction runs seconds later, in a background worker), so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
+	fl.DurationVar(&c.BackgroundWait, "background-wait", d.BackgroundWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a background worker of the target (the Resque worker that extracts a started analysis) is seen taking a job, so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
+	// --worker-wait was its name until this release: kept, hidden, for one release.
+	fl.DurationVar(&c.BackgroundWait, "worker-wait", d.BackgroundWait, "the old name of --background-wait")
+	_ = fl.MarkHidden("worker-wait") // validate says it is deprecated, on stderr (cobra's notice goes to stdout)
 	fl.DurationVar(&c.SettleTimeout, "settle-timeout", d.SettleTimeout, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
 	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
@@ -160,14 +166,18 @@ func AddReportFlags(cmd *cobra.Command, rep, junit, html *string) {
 func (o *Options) validate(cmd *cobra.Command) error {
 	c := &o.Config
 	// A run of the http profile may be bounded by --duration alone.
-	if c.Profile == pstress.ProfileHTTP && c.Duration > 0 && !cmd.Flags().Changed("requests") {
+	if cmd.Flags().Changed("worker-wait") {
+		fmt.Fprintln(o.IO.ErrOut, "osctl: --worker-wait is deprecated: use --background-wait (the same setting)")
+	}
+	k := kind(c.Profile)
+	if !k.Probes && c.Duration > 0 && !cmd.Flags().Changed("requests") {
 		c.Requests = 0
 	}
 	var err error
 	if c.Targets, err = profile.ParseTargets(o.Targets); err != nil {
 		return cmdutil.Usage("%v", err)
 	}
-	if c.Profile == pstress.ProfileOpenStudio {
+	if len(k.Ops) > 0 {
 		if c.Mix, err = profile.ParseMix(o.Mix); err != nil {
 			return cmdutil.Usage("%w", err)
 		}
@@ -199,4 +209,10 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		}
 	}
 	return o.State.Validate()
+}
+
+// kind is the profile of that name (an unknown one has no capabilities; Config.Check refuses it).
+func kind(name string) history.Profile {
+	p, _ := history.ProfileNamed(name)
+	return p
 }

@@ -1,6 +1,7 @@
 package stress_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
@@ -45,6 +47,33 @@ func TestFlagValidation(t *testing.T) {
 		if err == nil || called || !strings.Contains(err.Error(), c.want) || cmdutil.ExitCode(err) != 2 {
 			t.Errorf("%v: got %v (called %v), want a usage error about %s", c.args, err, called, c.want)
 		}
+	}
+}
+
+// TestWorkerWaitIsTheOldNameOfBackgroundWait: --background-wait sets how long each held-back
+// part waits; --worker-wait, its old name, still does (hidden, with a deprecation notice).
+func TestWorkerWaitIsTheOldNameOfBackgroundWait(t *testing.T) {
+	for _, flag := range []string{"--background-wait", "--worker-wait"} {
+		f := cmdutil.TestFactory()
+		var got time.Duration
+		cmd := stresscmd.NewCmdStress(f, func(_ context.Context, o *stresscmd.Options) error { got = o.Config.BackgroundWait; return nil })
+		cmd.SetArgs([]string{"--target", "http://127.0.0.1:1", flag, "3s"})
+		cmd.SetOut(f.IO.Out)
+		cmd.SetErr(f.IO.ErrOut)
+		if err := cmd.Execute(); err != nil || got != 3*time.Second {
+			t.Fatalf("%s 3s: BackgroundWait %v, err %v", flag, got, err)
+		}
+		errOut := f.IO.ErrOut.(*bytes.Buffer).String()
+		if deprecated := strings.Contains(errOut, "use --background-wait"); deprecated != (flag == "--worker-wait") {
+			t.Errorf("%s: stderr %q", flag, errOut)
+		}
+	}
+	var help bytes.Buffer
+	cmd := stresscmd.NewCmdStress(cmdutil.TestFactory(), nil)
+	cmd.SetOut(&help)
+	_ = cmd.Usage()
+	if strings.Contains(help.String(), "--worker-wait") || !strings.Contains(help.String(), "--background-wait") {
+		t.Errorf("the help should list --background-wait and hide --worker-wait:\n%s", help.String())
 	}
 }
 

@@ -211,7 +211,7 @@ func (a *attacker) closedLoop(ctx context.Context, w int) {
 
 func (a *attacker) openLoop(ctx context.Context) {
 	interval := time.Duration(float64(time.Second) / a.o.Rate)
-	// Free worker numbers: a request in flight holds one (its connection), at most Concurrency.
+	// Free slot numbers: a request in flight holds one (its connection), at most Concurrency.
 	sem := make(chan int, a.o.Concurrency)
 	for w := 0; w < a.o.Concurrency; w++ {
 		sem <- w

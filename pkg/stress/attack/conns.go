@@ -14,10 +14,10 @@ import (
 	"time"
 )
 
-// Client sends one request on behalf of a worker. Workers are numbered 0..Concurrency-1 and a
-// worker sends one request at a time.
+// Client sends one request on behalf of a slot. Slots are numbered 0..Concurrency-1 and a
+// slot sends one request at a time.
 type Client interface {
-	Do(worker int, req *http.Request) (*http.Response, error)
+	Do(slot int, req *http.Request) (*http.Response, error)
 }
 
 // StdClient adapts an *http.Client (one shared Transport) to Client.
@@ -36,14 +36,14 @@ func (e *NotSentError) Error() string { return e.Err.Error() }
 // Unwrap returns the wrapped error.
 func (e *NotSentError) Unwrap() error { return e.Err }
 
-// Conns is the attacker's HTTP/1.1 client: each worker owns one keep-alive connection per target
-// host, so C workers hold exactly C connections, reused for the whole run (no pool hand-offs,
+// Conns is the attacker's HTTP/1.1 client: each slot owns one keep-alive connection per target
+// host, so C slots hold exactly C connections, reused for the whole run (no pool hand-offs,
 // no churn, no ephemeral-port exhaustion), with one goroutine per request in flight instead of
 // three. Requests and answers go through the attacker's own wire format (wire.go).
 type Conns struct {
 	// Timeout bounds one request, from writing it to reading its body. Required.
 	Timeout time.Duration
-	// IdleTimeout closes a worker's connection that sat idle longer than this before it is reused
+	// IdleTimeout closes a slot's connection that sat idle longer than this before it is reused
 	// (before the server's own idle timeout closes it under a request). The default is 4s.
 	IdleTimeout time.Duration
 	// TLS configures https targets (nil: defaults, certificates verified).
@@ -51,17 +51,17 @@ type Conns struct {
 
 	dialer net.Dialer
 	mu     sync.Mutex
-	slots  []slot        // by worker number, below the concurrency given to NewConns
-	extra  map[int]*slot // workers past it (not used by the attacker)
+	slots  []slot        // by slot number, below the concurrency given to NewConns
+	extra  map[int]*slot // slots past it (not used by the attacker)
 }
 
 type slot struct {
 	conns []*wconn // one per host, usually one
 }
 
-// wconn is one worker's connection with a small read buffer of its own (an answer's status line
+// wconn is one slot's connection with a small read buffer of its own (an answer's status line
 // and headers usually arrive in one read), and the answer and body it hands out, reused from one
-// request to the next: a worker has one request in flight, and its answer is drained and closed
+// request to the next: a slot has one request in flight, and its answer is drained and closed
 // before the next.
 type wconn struct {
 	scheme, host string // the URL's, as the connection was dialled for
@@ -85,12 +85,12 @@ type wconn struct {
 // readBufferSize is each connection's read buffer; longer header lines are still read whole.
 const readBufferSize = 1 << 10
 
-// NewConns returns a per-worker client for concurrency workers.
+// NewConns returns a per-slot client for concurrency slots.
 func NewConns(concurrency int, timeout time.Duration) *Conns {
 	return &Conns{Timeout: timeout, slots: make([]slot, max(concurrency, 1)), extra: map[int]*slot{}, dialer: net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}}
 }
 
-// slot returns worker w's connections. A worker uses its slot alone, so no lock is needed for
+// slot returns slot w's connections. A slot uses its slot alone, so no lock is needed for
 // the slots made by NewConns.
 func (p *Conns) slot(w int) *slot {
 	if w >= 0 && w < len(p.slots) {
@@ -350,7 +350,7 @@ func (b *connBody) discard(limit int64) {
 	_, _ = io.CopyN(io.Discard, b, limit)
 }
 
-// Close ends the answer: its connection is kept for the worker's next request only if the body
+// Close ends the answer: its connection is kept for the slot's next request only if the body
 // was read whole and nothing follows it.
 func (b *connBody) Close() error {
 	if b.done {

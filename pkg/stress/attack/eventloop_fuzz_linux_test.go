@@ -12,7 +12,7 @@ import (
 func FuzzEventLoopHead(f *testing.F) {
 	addAnswerSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		w := &evWorker{}
+		w := &evSlot{}
 		w.resp.Request, _ = http.NewRequest(http.MethodGet, "http://example.test/", nil)
 		for len(data) > 0 {
 			i := headEnd(data)

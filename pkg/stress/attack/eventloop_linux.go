@@ -19,7 +19,7 @@ import (
 )
 
 // The event loop is the closed-loop engine for plain http:// requests: non-blocking sockets
-// driven by epoll, one loop per CPU, each loop serving its share of the workers, the way wrk
+// driven by epoll, one loop per CPU, each loop serving its share of the slots, the way wrk
 // works. At 10,000 requests in flight on a machine shared with the server, a goroutine per
 // request spends more CPU in the scheduler and the garbage collector than the requests cost, and
 // its sends trickle out one by one; a loop writes and reads whole batches between two
@@ -51,7 +51,7 @@ type evLoop struct {
 	socks    []*evSock // by id; nil when free
 	free     []int32   // ids free for new sockets
 	freed    []int32   // ids freed while a batch of events is handled, free after it
-	workers  []*evWorker
+	workers  []*evSlot
 	events   []syscall.EpollEvent
 	scratch  []byte
 	addrs    map[string]evAddr // by URL host
@@ -61,7 +61,7 @@ type evLoop struct {
 	idle     time.Duration
 }
 
-type evWorker struct {
+type evSlot struct {
 	n     int
 	socks []*evSock // one per target host
 	busy  *evSock   // where the request in flight is
@@ -91,7 +91,7 @@ type evSock struct {
 	fd         int
 	host       string
 	addr       *net.TCPAddr
-	w          *evWorker
+	w          *evSlot
 	connecting bool
 	pollOut    bool
 	idleSince  time.Time
@@ -115,7 +115,7 @@ func (a *attacker) eventLoops(ctx context.Context) error {
 			l.timeout = 30 * time.Second
 		}
 		for w := i; w < a.o.Concurrency; w += n {
-			l.workers = append(l.workers, &evWorker{n: w})
+			l.workers = append(l.workers, &evSlot{n: w})
 		}
 		loops[i] = l
 	}
@@ -162,9 +162,9 @@ func (l *evLoop) run() {
 	}
 }
 
-// start sends worker w's next request, unless sending stopped or the source ran out.
+// start sends slot w's next request, unless sending stopped or the source ran out.
 // Operations that fail before anything is sent are ended here, and the next one taken.
-func (l *evLoop) start(w *evWorker) {
+func (l *evLoop) start(w *evSlot) {
 	for !l.stopped {
 		if l.ctx.Err() != nil {
 			l.stopped = true
@@ -216,7 +216,7 @@ func (l *evLoop) start(w *evWorker) {
 }
 
 // socketFor returns w's open socket to host, connecting one when there is none.
-func (l *evLoop) socketFor(w *evWorker, host string, now time.Time) (*evSock, error) {
+func (l *evLoop) socketFor(w *evSlot, host string, now time.Time) (*evSock, error) {
 	for i, s := range w.socks {
 		if s.host != host {
 			continue
@@ -355,7 +355,7 @@ func (l *evLoop) handle(s *evSock, events uint32) {
 }
 
 // write writes what is left of w's request.
-func (l *evLoop) write(w *evWorker) {
+func (l *evLoop) write(w *evSlot) {
 	s := w.busy
 	for len(w.out) > 0 {
 		n, err := syscall.Write(s.fd, w.out)
@@ -391,7 +391,7 @@ func (l *evLoop) write(w *evWorker) {
 	}
 }
 
-// read reads what the socket has and feeds it to its worker's answer.
+// read reads what the socket has and feeds it to its slot's answer.
 func (l *evLoop) read(s *evSock) {
 	w := s.w
 	for {
@@ -438,7 +438,7 @@ func (l *evLoop) read(s *evSock) {
 }
 
 // feed takes the next bytes of w's answer; it returns false once the answer ended or failed.
-func (l *evLoop) feed(w *evWorker, data []byte) bool {
+func (l *evLoop) feed(w *evSlot, data []byte) bool {
 	for !w.headDone {
 		var head []byte
 		if len(w.head) == 0 {
@@ -506,7 +506,7 @@ func headEnd(b []byte) int {
 }
 
 // parseHead parses a whole head into w.resp and sets how its body is framed.
-func (l *evLoop) parseHead(w *evWorker, head []byte) error {
+func (l *evLoop) parseHead(w *evSlot, head []byte) error {
 	req := w.resp.Request
 	first := true
 	for len(head) > 0 {
@@ -542,7 +542,7 @@ func (l *evLoop) parseHead(w *evWorker, head []byte) error {
 }
 
 // complete ends w's request with its answer; keep says the socket may carry the next one.
-func (l *evLoop) complete(w *evWorker, keep bool) {
+func (l *evLoop) complete(w *evSlot, keep bool) {
 	s := w.busy
 	w.busy = nil
 	w.r.End, w.r.Status, w.r.Sent = l.a.o.Now(), w.resp.StatusCode, true
@@ -558,13 +558,13 @@ func (l *evLoop) complete(w *evWorker, keep bool) {
 }
 
 // fail ends w's request with err, closes its socket and starts the next request.
-func (l *evLoop) fail(w *evWorker, err error, sent bool) {
+func (l *evLoop) fail(w *evSlot, err error, sent bool) {
 	l.end(w, err, sent)
 	l.start(w)
 }
 
 // end ends w's request with err and closes its socket.
-func (l *evLoop) end(w *evWorker, err error, sent bool) {
+func (l *evLoop) end(w *evSlot, err error, sent bool) {
 	if s := w.busy; s != nil {
 		w.busy = nil
 		l.drop(s)
@@ -575,7 +575,7 @@ func (l *evLoop) end(w *evWorker, err error, sent bool) {
 	w.op, w.resp.Request = nil, nil
 }
 
-func (l *evLoop) finish(w *evWorker, out Outcome) {
+func (l *evLoop) finish(w *evSlot, out Outcome) {
 	l.inflight--
 	l.a.st.inflight.Add(-1)
 	l.a.st.record(w.n, &w.r, out)

@@ -9,7 +9,7 @@ import (
 )
 
 // Snapshot is the statistics of one attack in a form that can be sent to another process and
-// merged with others (osctl stress --workers): exact counters, the encoded HDR latency histogram,
+// merged with others (osctl stress --slots): exact counters, the encoded HDR latency histogram,
 // the in-flight timeline and the peak.
 type Snapshot struct {
 	Began      time.Time `json:"began"`

@@ -88,28 +88,36 @@ func Files(root, run string) (*Plan, error) {
 // ForHistory plans cleaning up the run of a history: an openstudio run's analyses (through the API,
 // unless the target is the sandbox) and files, or a jobs run's jobs.
 func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, error) {
-	switch h.Header.Profile {
-	case "openstudio":
-		return openStudio(ctx, h, o)
-	case "jobs":
-		if o.StateDir != "" || o.Target != nil {
-			return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out {StateDir} and {Target}"}
-		}
-		jobs, unknown, err := profile.RunJobs(h)
-		if err != nil {
-			return nil, err
-		}
-		p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header,
-			wait: o.InFlightWait}
-		replicas := map[string]bool{}
-		for _, j := range jobs {
-			replicas[j.Target] = true
-			p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: WouldDelete})
-		}
-		p.replicas = len(replicas)
-		return p, nil
+	if plan := plans[h.Header.Profile]; plan != nil {
+		return plan(ctx, h, o)
 	}
 	return nil, &UsageError{fmt.Sprintf("the history is of a %s run, which leaves nothing to clean up", h.Header.Profile)}
+}
+
+// plans are each profile's cleanup plan, by name (the http profile leaves nothing).
+var plans = map[string]func(context.Context, *history.History, Options) (*Plan, error){
+	history.OpenStudio.Name: openStudio,
+	history.Jobs.Name:       jobsPlan,
+}
+
+// jobsPlan plans deleting a jobs run's jobs, each on the replica its history names.
+func jobsPlan(_ context.Context, h *history.History, o Options) (*Plan, error) {
+	if o.StateDir != "" || o.Target != nil {
+		return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out {StateDir} and {Target}"}
+	}
+	jobs, unknown, err := profile.RunJobs(h)
+	if err != nil {
+		return nil, err
+	}
+	p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header,
+		wait: o.InFlightWait}
+	replicas := map[string]bool{}
+	for _, j := range jobs {
+		replicas[j.Target] = true
+		p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: WouldDelete})
+	}
+	p.replicas = len(replicas)
+	return p, nil
 }
 
 // WouldDelete is a planned job's outcome in a dry run.

@@ -3,6 +3,7 @@ package cleanup
 import (
 	"fmt"
 
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -40,10 +41,12 @@ func (r *Result) Lines() []string {
 		out = append(out, what+" an id nobody knows (look for it in GET /v1/jobs on its replica)")
 	}
 	last := fmt.Sprintf("run %s: ", r.Run)
+	k, _ := history.ProfileNamed(r.Profile)
+	jobs := k.Jobs
 	switch {
-	case r.Profile == "jobs" && r.DryRun:
+	case jobs && r.DryRun:
 		return append(out, last+fmt.Sprintf("would delete %d jobs", len(r.Jobs)))
-	case r.Profile == "jobs":
+	case jobs:
 		return append(out, last+fmt.Sprintf("deleted %d jobs, %d already gone, %d not found, %d not deleted", r.Deleted, r.AlreadyGone, r.NotFound, r.NotDeleted))
 	case r.Target != "":
 		last += fmt.Sprintf("%s %d analyses through the API; ", del, deleted)

@@ -55,10 +55,7 @@ func analyses(h *history.History) []string {
 		if r.Kind != history.KindRequest || r.Op != history.OpCreateAnalysis || !r.Maybe() {
 			continue
 		}
-		id := r.ID
-		if r.Returned != "" {
-			id = r.Returned
-		}
+		id := r.CreatedID()
 		if !seen[id] {
 			seen[id] = true
 			ids = append(ids, id)

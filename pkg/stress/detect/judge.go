@@ -123,6 +123,60 @@ type Thresholds struct {
 // state means the files were not read: only the records are judged, and a run without findings
 // is inconclusive.
 func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
+	o = o.withRunDefaults(h)
+	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{},
+		Thresholds: Thresholds{MinAcknowledged: o.MinAcknowledged, MinContended: o.MinContended, MaxActive: o.MaxActive}}
+	j.Partial, j.Settled = runEnded(h, o)
+	tr := o.Transport
+	if o.Load != nil {
+		j.Load, j.Acknowledged = o.Load.Total, o.Load.Acknowledged
+		j.Outcomes = map[string]int{history.Acknowledged: o.Load.Acknowledged, history.Rejected: o.Load.Rejected, history.Ambiguous: o.Load.Ambiguous}
+	} else {
+		tr = countLoad(h, &j)
+	}
+	if j.Load > 0 {
+		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
+	}
+	k := h.Header.Kind()
+	switch {
+	case k.Files:
+		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
+		c := ContentionOf(h)
+		j.Contention = &c
+		x := ExtractionsOf(h)
+		j.Extractions = &x
+		rf := ResultFilesOf(h)
+		j.ResultFiles = &rf
+	case k.Jobs:
+		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
+	}
+	for _, f := range j.Findings {
+		j.Counts[f.Kind]++
+	}
+	if k.Records {
+		j.Operations = Operations(h)
+	}
+	if len(j.Findings) > 0 {
+		j.Verdict, j.Conclusive = Races, true
+		if !j.Settled && k.Files {
+			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
+		}
+	} else {
+		j.Verdict, j.Conclusive = Clean, true
+		if j.Reasons = unearned(h, st, o, &j); len(j.Reasons) > 0 {
+			j.Verdict, j.Conclusive = Inconclusive, false
+			if tr.Count > 0 && tr.First != "" {
+				j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", tr.Count, redact.Text(tr.First)))
+			}
+		}
+	}
+	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })
+	return j
+}
+
+// withRunDefaults fills what o leaves unset from the run's own header: its ignore list, grace
+// and ceiling.
+func (o Options) withRunDefaults(h *history.History) Options {
 	if o.Ignore == nil {
 		o.Ignore = h.Header.Ignore
 		if o.Ignore == nil {
@@ -138,90 +192,56 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if o.MaxActive == 0 {
 		o.MaxActive = h.Header.MaxActive
 	}
-	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{},
-		Thresholds: Thresholds{MinAcknowledged: o.MinAcknowledged, MinContended: o.MinContended, MaxActive: o.MaxActive}}
+	return o
+}
+
+// runEnded says whether the run was partial and settled: as o says, else as its footer does (a
+// history without one was cut, so partial).
+func runEnded(h *history.History, o Options) (partial, settled bool) {
 	switch {
 	case o.Partial != nil:
-		j.Partial = *o.Partial
+		partial = *o.Partial
 	case h.Footer != nil:
-		j.Partial = h.Footer.Partial
+		partial = h.Footer.Partial
 	default:
-		j.Partial = true // the history was cut: the run did not end
+		partial = true // the history was cut: the run did not end
 	}
 	switch {
 	case o.Settled != nil:
-		j.Settled = *o.Settled
+		settled = *o.Settled
 	case h.Footer != nil:
-		j.Settled = h.Footer.Settled
+		settled = h.Footer.Settled
 	}
-	tr := o.Transport
-	if o.Load != nil {
-		j.Load, j.Acknowledged = o.Load.Total, o.Load.Acknowledged
-		j.Outcomes = map[string]int{history.Acknowledged: o.Load.Acknowledged, history.Rejected: o.Load.Rejected, history.Ambiguous: o.Load.Ambiguous}
-	} else {
-		tr = countLoad(h, &j)
+	return partial, settled
+}
+
+// unearned says why a run without findings has not earned a clean verdict (none: it has).
+func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) []string {
+	var out []string
+	if j.Partial {
+		out = append(out, "the run was cut short (partial)")
 	}
-	if j.Load > 0 {
-		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
+	if j.Load == 0 {
+		out = append(out, "no load request was sent")
+	} else if j.AckFraction < o.MinAcknowledged {
+		out = append(out, fmt.Sprintf("only %s of requests were acknowledged (at least %s needed)", Pct(j.AckFraction), Pct(o.MinAcknowledged)))
 	}
-	switch h.Header.Profile {
-	case "openstudio":
-		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
-		c := ContentionOf(h)
-		j.Contention = &c
-		x := ExtractionsOf(h)
-		j.Extractions = &x
-		rf := ResultFilesOf(h)
-		j.ResultFiles = &rf
-	case "jobs":
-		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
+	if j.Contention != nil && j.Contention.Fraction < o.MinContended {
+		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
 	}
-	for _, f := range j.Findings {
-		j.Counts[f.Kind]++
+	switch k := h.Header.Kind(); {
+	case k.Files:
+		if !j.Settled {
+			out = append(out, "the files were still changing when they were read: raise {SettleTimeout}")
+		}
+		out = append(out, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
+		if st == nil {
+			out = append(out, "the files were not read: pass {StateDir} or {StatePod}")
+		}
+	case k.Jobs:
+		out = append(out, jobsReasons(h, j, o)...)
 	}
-	if h.Header.Profile != "http" {
-		j.Operations = Operations(h)
-	}
-	switch {
-	case len(j.Findings) > 0:
-		j.Verdict, j.Conclusive = Races, true
-		if !j.Settled && h.Header.Profile == "openstudio" {
-			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
-		}
-	default:
-		j.Verdict, j.Conclusive = Clean, true
-		if j.Partial {
-			j.Reasons = append(j.Reasons, "the run was cut short (partial)")
-		}
-		if j.Load == 0 {
-			j.Reasons = append(j.Reasons, "no load request was sent")
-		} else if j.AckFraction < o.MinAcknowledged {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %s of requests were acknowledged (at least %s needed)", Pct(j.AckFraction), Pct(o.MinAcknowledged)))
-		}
-		if j.Contention != nil && j.Contention.Fraction < o.MinContended {
-			j.Reasons = append(j.Reasons, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
-		}
-		if h.Header.Profile == "openstudio" && !j.Settled {
-			j.Reasons = append(j.Reasons, "the files were still changing when they were read: raise {SettleTimeout}")
-		}
-		if h.Header.Profile == "openstudio" {
-			j.Reasons = append(j.Reasons, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
-			if st == nil {
-				j.Reasons = append(j.Reasons, "the files were not read: pass {StateDir} or {StatePod}")
-			}
-		}
-		if h.Header.Profile == "jobs" {
-			j.Reasons = append(j.Reasons, jobsReasons(h, &j, o)...)
-		}
-		if len(j.Reasons) > 0 {
-			j.Verdict, j.Conclusive = Inconclusive, false
-			if tr.Count > 0 && tr.First != "" {
-				j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", tr.Count, redact.Text(tr.First)))
-			}
-		}
-	}
-	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })
-	return j
+	return out
 }
 
 // ContentionOf measures the contention a run achieved, from its history alone.

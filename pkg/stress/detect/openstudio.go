@@ -69,12 +69,7 @@ func index(h *history.History) *run {
 	return r
 }
 
-func createdID(r *history.Record) string {
-	if r.Returned != "" {
-		return r.Returned
-	}
-	return r.ID
-}
+func createdID(r *history.Record) string { return r.CreatedID() }
 
 // Dirs returns the directories (relative to the volume root) that hold this run's objects: the
 // only part of the volume that is read and judged.
@@ -350,21 +345,8 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 		}
 		return out
 	}
-	// Exactly one upload's manifest?
-	for _, up := range u {
-		if len(up.Manifest) != len(got) {
-			continue
-		}
-		same := true
-		for _, e := range up.Manifest {
-			if got[e.Name] != e.Hash {
-				same = false
-				break
-			}
-		}
-		if same {
-			return out
-		}
+	if oneManifest(u, got) {
+		return out
 	}
 	// Which upload does each entry come from; any that matches none is torn.
 	from := map[string][]*history.Record{}
@@ -387,6 +369,33 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 			Expected: fmt.Sprintf("each extracted entry holds the bytes of that entry in one of %d uploads", len(u)),
 			Got:      fmt.Sprintf("%d entries match no upload", len(torn))})
 	}
+	return append(out, mixedExtraction(a, dir, u, names, got, from))
+}
+
+// oneManifest reports whether the extracted entries (got: name to hash) are exactly one
+// upload's manifest.
+func oneManifest(uploads []*history.Record, got map[string]string) bool {
+	for _, up := range uploads {
+		if len(up.Manifest) != len(got) {
+			continue
+		}
+		same := true
+		for _, e := range up.Manifest {
+			if got[e.Name] != e.Hash {
+				same = false
+				break
+			}
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
+// mixedExtraction is the finding for an extraction whose every entry comes from some upload, but
+// not all from one (or with entries of the uploads missing): which uploads, which entries.
+func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, got map[string]string, from map[string][]*history.Record) Finding {
 	var missing []string
 	for n := range names {
 		if _, ok := got[n]; !ok {
@@ -408,13 +417,13 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 			ev = append(ev, up)
 		}
 	}
-	got2 := fmt.Sprintf("entries from %d different uploads", len(ev))
+	desc := fmt.Sprintf("entries from %d different uploads", len(ev))
 	if len(missing) > 0 {
-		got2 = fmt.Sprintf("%d entries missing (%s)", len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
+		desc = fmt.Sprintf("%d entries missing (%s)", len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
 		paths = append(paths, missing...)
 	}
-	return append(out, Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
-		Expected: "the entries of exactly one upload", Got: got2, Holds: seqs(ev[:min(len(ev), 6)])})
+	return Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
+		Expected: "the entries of exactly one upload", Got: desc, Holds: seqs(ev[:min(len(ev), 6)])}
 }
 
 func sortedKeys(m map[string]string) []string {

@@ -61,7 +61,7 @@ func ResultFilesOf(h *history.History) ResultFiles {
 }
 
 // OpenStudioOps are the openstudio profile's load operations, by their --mix names.
-var OpenStudioOps = []string{"upload", "start", "data_point", "upload_file"}
+var OpenStudioOps = history.OpenStudio.Ops
 
 // MixName is the --mix name of a history operation.
 func MixName(op string) string {
@@ -76,11 +76,9 @@ func MixName(op string) string {
 func Operations(h *history.History) []OpStats {
 	idx := map[string]int{}
 	var out []OpStats
-	if h.Header.Profile == "openstudio" {
-		for _, op := range OpenStudioOps {
-			idx[op] = len(out)
-			out = append(out, OpStats{Op: op})
-		}
+	for _, op := range h.Header.Kind().Ops {
+		idx[op] = len(out)
+		out = append(out, OpStats{Op: op})
 	}
 	for i := range h.Records {
 		r := &h.Records[i]

@@ -3,6 +3,7 @@
 package history
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -250,9 +251,9 @@ type Footer struct {
 	Notices    []string `json:"notices,omitempty"`
 	SettleWait float64  `json:"settle_wait_s,omitempty"`
 	// SettleStopped says why the wait for the target ended (profile.SettleDone, ...).
-	SettleStopped string       `json:"settle_stopped,omitempty"`
-	WorkerWaits   []WorkerWait `json:"worker_waits,omitempty"`
-	Workload      *Workload    `json:"workload,omitempty"`
+	SettleStopped   string           `json:"settle_stopped,omitempty"`
+	BackgroundWaits []BackgroundWait `json:"background_waits,omitempty"`
+	Workload        *Workload        `json:"workload,omitempty"`
 	// LoadWorkers are the in-cluster load workers' own figures (osctl stress --workers).
 	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
@@ -276,14 +277,35 @@ type LoadWorker struct {
 	Reason       string  `json:"reason,omitempty"`
 }
 
-// WorkerWait is one held-back part of an openstudio load: how far into the run it was released,
-// how long it waited, whether a worker of the target was seen taking a job (else the wait ran
-// out), and how many jobs had left "queued" by then.
-type WorkerWait struct {
+// BackgroundWait is one held-back part of an openstudio load, which waits for the target's
+// background workers (the Resque workers that extract a started analysis): how far into the run
+// it was released, how long it waited, whether a background worker was seen taking a job (else
+// the wait ran out), and how many jobs had left "queued" by then. Histories of schema 2 call
+// these worker_waits, with worker_seen; they read the same.
+type BackgroundWait struct {
 	AtS     float64 `json:"at_s"`
 	WaitedS float64 `json:"waited_s"`
-	Worker  bool    `json:"worker_seen"`
+	Taken   bool    `json:"job_taken"`
 	JobsRan int     `json:"jobs_ran"`
+}
+
+// UnmarshalJSON reads a wait of either schema.
+func (w *BackgroundWait) UnmarshalJSON(b []byte) error {
+	var v struct {
+		AtS        float64 `json:"at_s"`
+		WaitedS    float64 `json:"waited_s"`
+		Taken      *bool   `json:"job_taken"`
+		WorkerSeen bool    `json:"worker_seen"`
+		JobsRan    int     `json:"jobs_ran"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*w = BackgroundWait{AtS: v.AtS, WaitedS: v.WaitedS, Taken: v.WorkerSeen, JobsRan: v.JobsRan}
+	if v.Taken != nil {
+		w.Taken = *v.Taken
+	}
+	return nil
 }
 
 // Workload is the Deployment under test, when the run was told it.
@@ -326,5 +348,31 @@ func (r *Record) Describe() string {
 // Applied reports whether the request's effect must be there (acknowledged).
 func (r *Record) Applied() bool { return r.Outcome == Acknowledged }
 
+// CreatedID is the id of what a create made: the id the server returned, else the one sent.
+func (r *Record) CreatedID() string {
+	if r.Returned != "" {
+		return r.Returned
+	}
+	return r.ID
+}
+
 // Maybe reports whether the request's effect may be there (acknowledged or ambiguous).
 func (r *Record) Maybe() bool { return r.Outcome == Acknowledged || r.Outcome == Ambiguous }
+
+// UnmarshalJSON reads a footer of either schema 2 spelling (worker_waits before they were
+// called background_waits).
+func (f *Footer) UnmarshalJSON(b []byte) error {
+	type plain Footer
+	var v struct {
+		plain
+		WorkerWaits []BackgroundWait `json:"worker_waits"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = Footer(v.plain)
+	if len(f.BackgroundWaits) == 0 {
+		f.BackgroundWaits = v.WorkerWaits
+	}
+	return nil
+}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"time"
 )
 
 // Analysis deletion outcomes.
@@ -36,7 +35,7 @@ func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, ids []string, dr
 	out := make([]AnalysisDeletion, 0, len(ids))
 	for _, id := range ids {
 		d := AnalysisDeletion{ID: id, Target: base.Redacted()}
-		code, body, errS := p.get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
+		code, body, errS := p.api().get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
 		switch {
 		case errS != "":
 			d.Result, d.Error = DeleteFailed, "GET: "+errS
@@ -47,7 +46,7 @@ func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, ids []string, dr
 		case dryRun:
 			d.Result = DeleteDeleted
 		default:
-			d.Status, d.Error = p.delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
+			d.Status, d.Error = p.api().delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
 			d.Result = DeleteDeleted
 			if d.Error != "" {
 				d.Result = DeleteFailed
@@ -59,26 +58,4 @@ func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, ids []string, dr
 		}
 	}
 	return out
-}
-
-// delete sends one DELETE and returns its status, and an error text unless it answered 2xx.
-func (p *OpenStudio) delete(ctx context.Context, path string) (int, string) {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, join(p.Targets[0].URL, path), nil)
-	if err != nil {
-		return 0, err.Error()
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return 0, "DELETE: " + err.Error()
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		b := make([]byte, excerptLen)
-		n, _ := resp.Body.Read(b)
-		return resp.StatusCode, fmt.Sprintf("DELETE answered %d: %s", resp.StatusCode, Excerpt(b[:n]))
-	}
-	return resp.StatusCode, ""
 }

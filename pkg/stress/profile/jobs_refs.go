@@ -38,7 +38,7 @@ type JobRef struct {
 // idempotency key names (history.Record.KeyJob). Unknown counts the submits that got no answer and
 // carried no key: any job they made has an id nobody knows.
 func RunJobs(h *history.History) (jobs []JobRef, unknown int, err error) {
-	if h.Header.Profile != "jobs" {
+	if !h.Header.Kind().Jobs {
 		return nil, 0, fmt.Errorf("the history is of a %s run, not a jobs run", h.Header.Profile)
 	}
 	seen := map[[2]string]bool{}

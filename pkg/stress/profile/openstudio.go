@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"io"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
@@ -18,7 +17,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/setting"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -118,14 +116,8 @@ type OpenStudio struct {
 	pendingUp map[string]int      // analysis -> uploads made and not yet answered
 	pendingDP map[string]int      // analysis -> data point creates made and not yet answered
 	acked     *sync.Cond          // on mu: broadcast when a request is answered
-	createdDP []dpRec
 	tail      *tail
 }
-
-type dpRec struct{ analysis, id string }
-
-// AnalysisIDs returns the ids of the run's acknowledged analyses.
-func (p *OpenStudio) AnalysisIDs() []string { return p.analyses }
 
 // SetupState is what the setup created, for the load workers that send the same run's load
 // (osctl stress --workers): the project, the analyses, the seeds that were acknowledged, and the
@@ -189,7 +181,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		// nonce goes into the name.
 		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": nonce, "display_name": "osctl stress " + p.Run}})
 		rec := &history.Record{Seq: seq, Op: history.OpCreateProject, Method: http.MethodPost, Path: "/projects.json", Setup: true, Nonce: nonce}
-		p.call(ctx, 0, rec, "application/json", body)
+		p.api().call(ctx, 0, rec, "application/json", body)
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
 			return fmt.Errorf("creating the project failed (%s): pass {Project} ID of an existing one, or check the target", rec.Describe())
@@ -199,7 +191,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 	ids := make([]string, p.Analyses)
 	ok := make([]bool, p.Analyses)
 	var firstErr atomic.Value
-	p.parallel(ctx, p.Analyses, func(i int) {
+	p.api().parallel(ctx, p.Analyses, func(i int) {
 		id := AnalysisID(p.Run, i)
 		seq := p.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
@@ -209,12 +201,9 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 		}})
 		rec := &history.Record{Seq: seq, Op: history.OpCreateAnalysis, Method: http.MethodPost, Path: "/projects/" + url.PathEscape(p.Project) + "/analyses.json",
 			Setup: true, Nonce: nonce, Project: p.Project, Analysis: id, ID: id}
-		p.call(ctx, i, rec, "application/json", body)
+		p.api().call(ctx, i, rec, "application/json", body)
 		p.Record(rec)
-		ids[i] = id
-		if rec.Returned != "" && rec.Returned != id {
-			ids[i] = rec.Returned // the server chose its own id
-		}
+		ids[i] = rec.CreatedID() // the server may choose its own id
 		ok[i] = rec.Outcome == history.Acknowledged
 		if !ok[i] {
 			firstErr.CompareAndSwap(nil, rec.Describe())
@@ -238,7 +227,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 // starts and result files from its first request on. An analysis whose seed failed gets them in
 // the load, once an upload or data point of it is acknowledged.
 func (p *OpenStudio) seed(ctx context.Context) {
-	p.parallel(ctx, len(p.analyses), func(i int) {
+	p.api().parallel(ctx, len(p.analyses), func(i int) {
 		a := p.analyses[i]
 		for _, op := range []string{history.OpUpload, history.OpCreateDataPoint} {
 			seq := p.seq.Add(1)
@@ -247,162 +236,12 @@ func (p *OpenStudio) seed(ctx context.Context) {
 			if err != nil {
 				rec.Kind, rec.Error, rec.Outcome = history.KindRequest, err.Error(), history.Rejected
 			} else {
-				p.call(ctx, i, rec, ctype, body)
+				p.api().call(ctx, i, rec, ctype, body)
 			}
 			p.answered(rec, rec.Outcome == history.Acknowledged)
 			p.Record(rec)
 		}
 	})
-}
-
-func (p *OpenStudio) parallel(ctx context.Context, n int, f func(i int)) {
-	c := p.SetupConcurrency
-	if c <= 0 {
-		c = 16
-	}
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for w := 0; w < min(c, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ctx.Err() == nil {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
-}
-
-// call sends one setup request synchronously: rec names it (op, method, path) and gets the rest.
-func (p *OpenStudio) call(ctx context.Context, i int, rec *history.Record, ctype string, body []byte) {
-	t := p.Targets[i%len(p.Targets)].URL
-	rec.Kind, rec.Target = history.KindRequest, t.Redacted()
-	rec.Start = p.now()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequestWithContext(ctx, rec.Method, join(t, rec.Path), rd)
-	if err != nil {
-		rec.End, rec.Error, rec.Outcome = p.now(), err.Error(), history.Rejected
-		return
-	}
-	if ctype != "" {
-		req.Header.Set("Content-Type", ctype)
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := p.Client.Do(req)
-	r := attack.Result{Start: rec.Start, Intended: rec.Start}
-	if err != nil {
-		r.Err, r.Sent = err, !attack.IsRefused(err)
-	} else {
-		r.Status = resp.StatusCode
-		r.Sent = true
-	}
-	out := finish(rec, &r, resp, p.now)
-	if resp != nil {
-		_, _ = io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
-	}
-	rec.Outcome = out.String()
-}
-
-// finish fills a record from a result and response (reading the body) and returns the outcome.
-func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func() time.Time) attack.Outcome {
-	var body []byte
-	if resp != nil {
-		body, _ = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	}
-	r.End = now()
-	rec.Start, rec.End, rec.Status = r.Start, r.End, r.Status
-	if r.Intended.Before(r.Start) {
-		rec.Intended = r.Intended
-	}
-	if r.Err != nil {
-		rec.Error = r.Err.Error()
-		rec.Timeout = r.Timeout
-	}
-	out := attack.Classify(r)
-	if resp != nil && len(body) > 0 {
-		var m map[string]any
-		if json.Unmarshal(body, &m) == nil {
-			rec.Returned = extractID(m)
-			if c, ok := m["code"].(float64); ok {
-				rec.BodyCode = int(c)
-			}
-		}
-	}
-	if rec.Op == history.OpStart && r.Err == nil && r.Status == http.StatusOK {
-		// action.json always answers 200; success or failure is the body's code.
-		switch {
-		case rec.BodyCode == 200:
-			out = attack.Acknowledged
-		case rec.BodyCode >= 500 || rec.BodyCode == 0:
-			out = attack.Ambiguous
-		default:
-			out = attack.Rejected
-		}
-	}
-	if out != attack.Acknowledged {
-		rec.Body = Excerpt(body)
-	}
-	rec.Outcome = out.String()
-	return out
-}
-
-// excerptLen is how much of an answer's body a record keeps.
-const excerptLen = 160
-
-// Excerpt returns the start of a body on one line, for a record's Body: control characters become
-// spaces, credentials in it are masked, and a longer body is cut with "...".
-func Excerpt(b []byte) string {
-	cut := len(b) > excerptLen
-	if cut {
-		b = b[:excerptLen]
-	}
-	s := strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return ' '
-		}
-		return r
-	}, strings.ToValidUTF8(string(b), "?"))
-	s = redact.Text(strings.TrimSpace(s))
-	if cut {
-		s += "..."
-	}
-	return s
-}
-
-// extractID finds a record id in an OpenStudio answer: _id, id or uuid, at the top or under
-// project, analysis, data_point.
-func extractID(m map[string]any) string {
-	for _, k := range []string{"_id", "id", "uuid"} {
-		switch v := m[k].(type) {
-		case string:
-			if v != "" {
-				return v
-			}
-		case float64:
-			return strconv.FormatInt(int64(v), 10)
-		case map[string]any:
-			if s, ok := v["$oid"].(string); ok {
-				return s
-			}
-		}
-	}
-	for _, k := range []string{"project", "analysis", "data_point"} {
-		if sub, ok := m[k].(map[string]any); ok {
-			if id := extractID(sub); id != "" {
-				return id
-			}
-		}
-	}
-	return ""
 }
 
 // Source returns the load: the shard's part of Requests operations, made as they are sent. The
@@ -649,12 +488,7 @@ func (p *OpenStudio) answered(rec *history.Record, ok bool) {
 			p.pendingDP[a]--
 		}
 		if ok {
-			id := rec.ID
-			if rec.Returned != "" {
-				id = rec.Returned
-			}
-			p.dataPts[a] = append(p.dataPts[a], id)
-			p.createdDP = append(p.createdDP, dpRec{a, id})
+			p.dataPts[a] = append(p.dataPts[a], rec.CreatedID())
 		}
 	}
 	p.acked.Broadcast()
@@ -667,4 +501,9 @@ func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.p.answered(o.rec, out == attack.Acknowledged)
 	o.p.Record(o.rec)
 	return out
+}
+
+// api is the run's client of the OpenStudio API.
+func (p *OpenStudio) api() API {
+	return API{Client: p.Client, Targets: p.Targets, Now: p.Now, Concurrency: p.SetupConcurrency}
 }

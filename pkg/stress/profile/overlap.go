@@ -25,8 +25,8 @@ const (
 	tailPoll = 250 * time.Millisecond
 )
 
-// TailRelease says how one held-back part of the load was released.
-type TailRelease struct {
+// tailRelease says how one held-back part of the load was released.
+type tailRelease struct {
 	// At is how far into the load it was released; Waited how long it waited.
 	At     time.Duration `json:"at_ns"`
 	Waited time.Duration `json:"waited_ns"`
@@ -45,7 +45,7 @@ type tail struct {
 	once    sync.Once
 	gates   []chan struct{}
 	mu      sync.Mutex
-	release []TailRelease
+	release []tailRelease
 }
 
 func (p *OpenStudio) newTail() *tail {
@@ -123,7 +123,7 @@ func (t *tail) watch(ctx context.Context) {
 		last = ran
 		now := t.p.now()
 		t.mu.Lock()
-		t.release = append(t.release, TailRelease{At: now.Sub(t.began), Waited: now.Sub(start), Worker: worker, JobsRan: ran})
+		t.release = append(t.release, tailRelease{At: now.Sub(t.began), Waited: now.Sub(start), Worker: worker, JobsRan: ran})
 		t.mu.Unlock()
 		close(t.gates[k])
 	}
@@ -139,8 +139,8 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 	}
 	p.mu.Unlock()
 	counts := make([]int, len(ids))
-	p.parallel(ctx, len(ids), func(i int) {
-		_, body, errS := p.get(ctx, i, statusPath(ids[i]))
+	p.api().parallel(ctx, len(ids), func(i int) {
+		_, body, errS := p.api().get(ctx, i, statusPath(ids[i]))
 		if errS != "" {
 			return
 		}
@@ -158,12 +158,17 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 	return n
 }
 
-// TailReleases says how the held-back parts of the load were released (nil when none was held).
-func (p *OpenStudio) TailReleases() []TailRelease {
+// BackgroundWaits says how the held-back parts of the load waited for the target's background
+// workers (nil when none was held).
+func (p *OpenStudio) BackgroundWaits() []history.BackgroundWait {
 	if p.tail == nil {
 		return nil
 	}
 	p.tail.mu.Lock()
 	defer p.tail.mu.Unlock()
-	return append([]TailRelease(nil), p.tail.release...)
+	out := make([]history.BackgroundWait, len(p.tail.release))
+	for i, r := range p.tail.release {
+		out[i] = history.BackgroundWait{AtS: r.At.Seconds(), WaitedS: r.Waited.Seconds(), Taken: r.Worker, JobsRan: r.JobsRan}
+	}
+	return out
 }

@@ -3,29 +3,11 @@ package profile
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
-
-// Readback reads every record the run created back through the API, one GET per record, and
-// records one read-back line for each (records are judged through the API, docs/architecture.md).
-// A record is there only when the body holds a record whose id is the one asked for: the real
-// server answers a missing project or analysis with 200 and null. It also reads every analysis's
-// status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).
-func (p *OpenStudio) Readback(ctx context.Context) {
-	plan := ReadbackPlan{Project: p.Project, Analyses: p.analyses}
-	p.mu.Lock()
-	for _, d := range p.createdDP {
-		plan.DataPoints = append(plan.DataPoints, d.id)
-	}
-	p.mu.Unlock()
-	p.ReadbackOf(ctx, plan)
-}
 
 // ReadbackPlan is what a run reads back: its project, its analyses (and their status.json) and
 // the data points it created.
@@ -44,17 +26,17 @@ func PlanReadback(s SetupState, recs []history.Record) ReadbackPlan {
 		if r.Kind != history.KindRequest || r.Op != history.OpCreateDataPoint || !r.Applied() {
 			continue
 		}
-		id := r.ID
-		if r.Returned != "" {
-			id = r.Returned
-		}
-		plan.DataPoints = append(plan.DataPoints, id)
+		plan.DataPoints = append(plan.DataPoints, r.CreatedID())
 	}
 	return plan
 }
 
-// ReadbackOf reads plan's records back, as Readback does.
-func (p *OpenStudio) ReadbackOf(ctx context.Context, plan ReadbackPlan) {
+// Readback reads every record of plan (what the run created, PlanReadback) back through the API, one GET per record, and
+// records one read-back line for each (records are judged through the API, docs/architecture.md).
+// A record is there only when the body holds a record whose id is the one asked for: the real
+// server answers a missing project or analysis with 200 and null. It also reads every analysis's
+// status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).
+func (p *OpenStudio) Readback(ctx context.Context, plan ReadbackPlan) {
 	type item struct{ kind, path, id string }
 	var items []item
 	if plan.Project != "" {
@@ -67,11 +49,11 @@ func (p *OpenStudio) ReadbackOf(ctx context.Context, plan ReadbackPlan) {
 	for _, d := range plan.DataPoints {
 		items = append(items, item{"data_point", "/data_points/" + url.PathEscape(d) + ".json", d})
 	}
-	p.parallel(ctx, len(items), func(i int) {
+	p.api().parallel(ctx, len(items), func(i int) {
 		it := items[i]
 		rec := &history.Record{Kind: history.KindReadback, Op: it.kind, ID: it.id, Path: it.path}
 		rec.Start = p.now()
-		code, body, errS := p.get(ctx, i, it.path)
+		code, body, errS := p.api().get(ctx, i, it.path)
 		rec.End, rec.Status, rec.Error = p.now(), code, errS
 		if it.kind == history.ReadbackStatus {
 			rec.Found, rec.Jobs = parseStatus(body, it.id)
@@ -101,23 +83,6 @@ func HoldsRecord(body []byte, kind, id string) bool {
 		return false // {"analysis":null}
 	}
 	return recordID(m) == id
-}
-
-// recordID is a document's own id: _id (a string, or {"$oid": ...}), else id.
-func recordID(m map[string]any) string {
-	for _, k := range []string{"_id", "id"} {
-		switch v := m[k].(type) {
-		case string:
-			return v
-		case float64:
-			return strconv.FormatInt(int64(v), 10)
-		case map[string]any:
-			if s, ok := v["$oid"].(string); ok {
-				return s
-			}
-		}
-	}
-	return ""
 }
 
 // parseStatus reads GET /analyses/:id/status.json: whether the analysis is listed
@@ -152,28 +117,6 @@ func parseStatus(body []byte, id string) (bool, []history.JobState) {
 		return true, jobs
 	}
 	return false, nil
-}
-
-// get sends a GET and returns its status and body (at most 1 MiB), or the transport error.
-func (p *OpenStudio) get(ctx context.Context, i int, path string) (int, []byte, string) {
-	t := p.Targets[i%len(p.Targets)].URL
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, join(t, path), nil)
-	if err != nil {
-		return 0, nil, err.Error()
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return 0, nil, err.Error()
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return resp.StatusCode, b, err.Error()
-	}
-	return resp.StatusCode, b, ""
 }
 
 // SettleResult says how the target settled after the load.
@@ -230,13 +173,9 @@ type SettleOptions struct {
 // listing of the run's files) in a row. It keeps waiting while the jobs make progress, and stops
 // once nothing changed for the quiet period, or at the ceiling. Without a fingerprint the files
 // count as quiet once no job is queued.
-func (p *OpenStudio) Settle(ctx context.Context, o SettleOptions, fingerprint func(context.Context) (string, error)) SettleResult {
-	return SettleWith(ctx, o, p.now, p.JobCounts, fingerprint)
-}
-
-// SettleWith is Settle with the jobs listed and queued counted by jobCounts (osctl stress
+// jobCounts counts the jobs listed and queued (an OpenStudio's JobCounts; osctl stress
 // --workers asks a load worker).
-func SettleWith(ctx context.Context, o SettleOptions, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
+func Settle(ctx context.Context, o SettleOptions, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
 	fingerprint func(context.Context) (string, error)) SettleResult {
 	if o.Interval <= 0 {
 		o.Interval = time.Second
@@ -297,8 +236,8 @@ func SettleWith(ctx context.Context, o SettleOptions, now func() time.Time, jobC
 // that cannot be read counts as one queued: not settled yet).
 func (p *OpenStudio) JobCounts(ctx context.Context) (jobs, queued int) {
 	counts := make([][2]int, len(p.analyses))
-	p.parallel(ctx, len(p.analyses), func(i int) {
-		_, body, errS := p.get(ctx, i, statusPath(p.analyses[i]))
+	p.api().parallel(ctx, len(p.analyses), func(i int) {
+		_, body, errS := p.api().get(ctx, i, statusPath(p.analyses[i]))
 		if errS != "" {
 			counts[i][1] = 1 // unknown: not settled yet
 			return

@@ -119,10 +119,8 @@ func (ts *tallies) rows() []Breakdown {
 // latency is known for the first and the last poll of each run of equal states.
 func perOperation(h *history.History, load []*history.Record) []Breakdown {
 	var ts tallies
-	if h.Header.Profile == "openstudio" {
-		for _, op := range detect.OpenStudioOps {
-			ts.get(op)
-		}
+	for _, op := range h.Header.Kind().Ops {
+		ts.get(op)
 	}
 	for _, r := range load {
 		ms, ok := latency(r)

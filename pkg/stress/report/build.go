@@ -26,7 +26,7 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 	if f := h.Footer; f != nil {
 		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
-		r.Notices, r.SettleWait, r.WorkerWaits, r.Workload = f.Notices, f.SettleWait, f.WorkerWaits, f.Workload
+		r.Notices, r.SettleWait, r.BackgroundWaits, r.Workload = f.Notices, f.SettleWait, f.BackgroundWaits, f.Workload
 		r.SettleStopped = f.SettleStopped
 		r.Workers = f.LoadWorkers
 		r.StateRead = f.StateRead
@@ -94,7 +94,7 @@ func replicasValidated(r *Report) (int, string) {
 	for _, t := range r.Targets {
 		urls[t.URL] = true
 	}
-	if r.Profile == "jobs" && len(urls) > 1 {
+	if r.Kind().Jobs && len(urls) > 1 {
 		return len(urls), "one per {Targets} URL, each a replica's own"
 	}
 	return 1, "one {Targets} URL may be one replica or many: give each replica's own URL, or {Deployment}, to count them"

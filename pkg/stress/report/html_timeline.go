@@ -44,7 +44,6 @@ func timelineSVG(t *Timeline, f string) string {
 	var b strings.Builder
 	// Lanes.
 	y := tlTop
-	type laneY struct{ top, h float64 }
 	ys := make([]laneY, len(t.Lanes))
 	for i, l := range t.Lanes {
 		h := 2*tlLaneP + float64(max(l.Rows, 1))*(tlRowH+tlRowGap) - tlRowGap
@@ -75,27 +74,7 @@ func timelineSVG(t *Timeline, f string) string {
 			x0, tlTop, math.Max(x1-x0, 1.5), y-tlTop, html.EscapeString(spanText(t.Origin, s.Start, s.End)))
 	}
 	// Requests.
-	for i, l := range t.Lanes {
-		for _, bar := range l.Bars {
-			x0, x1 := x(bar.Start), x(bar.End)
-			w := math.Max(x1-x0, 2)
-			by := ys[i].top + tlLaneP + float64(bar.Row)*(tlRowH+tlRowGap)
-			cls := outcomeClass(bar.Outcome)
-			if bar.Named {
-				cls += " named"
-			} else {
-				cls += " ctx"
-			}
-			if bar.Holds {
-				cls += " holds"
-			}
-			fmt.Fprintf(&b, `<rect class="%s" data-seq="%d" x="%.1f" y="%.1f" width="%.1f" height="%g"><title>%s</title></rect>`,
-				cls, bar.Seq, x0, by, w, tlRowH, html.EscapeString(barText(t.Origin, bar, l.Label)))
-			if bar.Holds {
-				fmt.Fprintf(&b, `<path class="holdmark" d="M%.1f %.1fl4 -5h-8z"><title>the state holds the bytes of #%d</title></path>`, x0+w/2, by-0.5, bar.Seq)
-			}
-		}
-	}
+	timelineBars(&b, t, ys, x)
 	for k, row := range jobRows(t.Jobs) {
 		for _, s := range row {
 			x0, x1 := x(s.Start), x(s.End)
@@ -105,15 +84,7 @@ func timelineSVG(t *Timeline, f string) string {
 	}
 	// The axis.
 	ax := y + 4
-	fmt.Fprintf(&b, `<line class="axis" x1="%g" y1="%.1f" x2="%.1f" y2="%.1f"/>`, tlLabel, ax, right, ax)
-	step := niceStep(to.Sub(from).Seconds() / 7)
-	o0, o1 := from.Sub(t.Origin).Seconds(), to.Sub(t.Origin).Seconds()
-	for v := math.Ceil(o0/step) * step; v <= o1; v += step {
-		tx := x(t.Origin.Add(time.Duration(v * float64(time.Second))))
-		fmt.Fprintf(&b, `<line class="tick" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><text class="tk" x="%.1f" y="%.1f">%s</text>`,
-			tx, ax, tx, ax+4, tx, ax+15, secs(v, step))
-	}
-	fmt.Fprintf(&b, `<text class="tk0" x="4" y="%.1f">s since the load began</text>`, ax+15)
+	timelineAxis(&b, t.Origin, from, to, right, ax, x)
 	// The state read.
 	if !t.StateRead.IsZero() {
 		sx := x(t.StateRead)
@@ -216,4 +187,45 @@ func minT(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// laneY is where one lane of a timeline is drawn.
+type laneY struct{ top, h float64 }
+
+// timelineBars draws each lane's requests, at x, in the lanes' rows.
+func timelineBars(b *strings.Builder, t *Timeline, ys []laneY, x func(time.Time) float64) {
+	for i, l := range t.Lanes {
+		for _, bar := range l.Bars {
+			x0, x1 := x(bar.Start), x(bar.End)
+			w := math.Max(x1-x0, 2)
+			by := ys[i].top + tlLaneP + float64(bar.Row)*(tlRowH+tlRowGap)
+			cls := outcomeClass(bar.Outcome)
+			if bar.Named {
+				cls += " named"
+			} else {
+				cls += " ctx"
+			}
+			if bar.Holds {
+				cls += " holds"
+			}
+			fmt.Fprintf(b, `<rect class="%s" data-seq="%d" x="%.1f" y="%.1f" width="%.1f" height="%g"><title>%s</title></rect>`,
+				cls, bar.Seq, x0, by, w, tlRowH, html.EscapeString(barText(t.Origin, bar, l.Label)))
+			if bar.Holds {
+				fmt.Fprintf(b, `<path class="holdmark" d="M%.1f %.1fl4 -5h-8z"><title>the state holds the bytes of #%d</title></path>`, x0+w/2, by-0.5, bar.Seq)
+			}
+		}
+	}
+}
+
+// timelineAxis draws the time axis at height ax, from..to, in seconds since origin.
+func timelineAxis(b *strings.Builder, origin, from, to time.Time, right, ax float64, x func(time.Time) float64) {
+	fmt.Fprintf(b, `<line class="axis" x1="%g" y1="%.1f" x2="%.1f" y2="%.1f"/>`, tlLabel, ax, right, ax)
+	step := niceStep(to.Sub(from).Seconds() / 7)
+	o0, o1 := from.Sub(origin).Seconds(), to.Sub(origin).Seconds()
+	for v := math.Ceil(o0/step) * step; v <= o1; v += step {
+		tx := x(origin.Add(time.Duration(v * float64(time.Second))))
+		fmt.Fprintf(b, `<line class="tick" x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f"/><text class="tk" x="%.1f" y="%.1f">%s</text>`,
+			tx, ax, tx, ax+4, tx, ax+15, secs(v, step))
+	}
+	fmt.Fprintf(b, `<text class="tk0" x="4" y="%.1f">s since the load began</text>`, ax+15)
 }

@@ -9,17 +9,13 @@ import (
 	"github.com/jstemmer/go-junit-report/v2/junit"
 
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // KindsOf returns the finding kinds a profile can give.
 func KindsOf(profile string) []string {
-	switch profile {
-	case "openstudio":
-		return []string{detect.Lost, detect.Duplicate, detect.Torn, detect.Mixed, detect.Phantom}
-	case "jobs":
-		return []string{detect.Ceiling, detect.Stranded, detect.Invisible, detect.Lost}
-	}
-	return nil
+	p, _ := history.ProfileNamed(profile)
+	return p.Findings
 }
 
 // WriteJUnit writes the report as one test suite: one case per finding kind (failed with its

@@ -17,10 +17,10 @@ func (r *Report) Next() string { return r.named(r.next()) }
 func (r *Report) next() string {
 	switch r.Verdict {
 	case detect.Races:
-		if r.Profile == "jobs" && r.replayRaceOnly() {
+		if r.Kind().Jobs && r.replayRaceOnly() {
 			return "next: this breach is elb-openapi's replay race on one replica (a replay of a submit still in flight re-creates its job and frees a slot still in use), which one shared queue does not fix: raise {Timeout} above the service's submit time so that no submit is replayed while in flight, and see docs/migration/jobs.md"
 		}
-		if r.Profile == "jobs" {
+		if r.Kind().Jobs {
 			return "next: make one dispatcher own the ceiling across replicas (docs/migration/jobs.md), then run this again: a fixed service gives no finding"
 		}
 		return "next: put each upload and extraction under one lock as " + LockContract + " says, then run this again: a fixed app gives no finding"
@@ -54,13 +54,13 @@ func (r *Report) remedy() string {
 	case r.Contention != nil && th.MinContended > 0 && r.Contention.Fraction < th.MinContended:
 		return fmt.Sprintf("only %s of analyses saw overlapping writes, {MinContended} needs %s: raise {Concurrency} or lower {Analyses}",
 			detect.Pct(r.Contention.Fraction), detect.Pct(th.MinContended))
-	case r.Profile == "openstudio" && !r.Settled:
+	case r.Kind().Files && !r.Settled:
 		return "the files were still changing when they were read: raise {SettleTimeout}"
 	case r.Extractions != nil && r.Extractions.Expected > 0 && r.Extractions.Judged == 0:
 		return "no extraction could be judged: check that the target's workers run, and raise {SettleTimeout}"
-	case r.Profile == "jobs" && th.MaxActive <= 0:
+	case r.Kind().Jobs && th.MaxActive <= 0:
 		return "no ceiling known: pass {MaxActive}"
-	case r.Profile == "jobs" && r.Power != nil && !r.Power.Ceiling && r.Counts.Acknowledged > int64(th.MaxActive):
+	case r.Kind().Jobs && r.Power != nil && !r.Power.Ceiling && r.Counts.Acknowledged > int64(th.MaxActive):
 		return "the polls were too slow to see a breach of the ceiling in jobs this short: " + r.Power.CeilingRemedy()
 	}
 	if len(r.Reasons) > 0 {

@@ -56,7 +56,7 @@ type Report struct {
 	ResultFiles *detect.ResultFiles `json:"result_files,omitempty"`
 	// WorkerWaits says how the held-back last part of an openstudio load waited for the target's
 	// workers (so that uploads and extractions overlap), one entry per part.
-	WorkerWaits []WorkerWait `json:"worker_waits,omitempty"`
+	BackgroundWaits []BackgroundWait `json:"background_waits,omitempty"`
 
 	Partial    bool    `json:"partial"`
 	StopReason string  `json:"stop_reason,omitempty"`
@@ -112,8 +112,8 @@ type Target = history.TargetInfo
 // finished.
 type WorkerSummary = history.LoadWorker
 
-// WorkerWait is one held-back part of the load (history.WorkerWait).
-type WorkerWait = history.WorkerWait
+// BackgroundWait is one held-back part of the load (history.BackgroundWait).
+type BackgroundWait = history.BackgroundWait
 
 // Workload is the Deployment under test, when --kubeconfig and --deployment are given.
 type Workload = history.Workload
@@ -157,6 +157,12 @@ func WriteJSON(w io.Writer, r *Report) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(r)
+}
+
+// Kind is the run's profile.
+func (r *Report) Kind() history.Profile {
+	p, _ := history.ProfileNamed(r.Profile)
+	return p
 }
 
 // NameSettings renders the {Name} setting references (pkg/setting) in the report's reasons,

@@ -20,7 +20,7 @@ func (r *Report) Headline() string {
 }
 
 // Summary is the report's summary table: requests, outcomes, statuses, latency, each operation,
-// extractions, worker waits, contention, the workload, each in-cluster load worker and the
+// extractions, background waits, contention, the workload, each in-cluster load worker and the
 // findings by kind.
 func (r *Report) Summary() []Row {
 	var rows []Row
@@ -58,16 +58,16 @@ func (r *Report) Summary() []Row {
 	if r.SettleStopped != "" {
 		row("settle", "waited %.0fs after the load for the jobs and the files; stopped: %s", r.SettleWait, r.SettleStopped)
 	}
-	if len(r.WorkerWaits) > 0 {
+	if len(r.BackgroundWaits) > 0 {
 		var parts []string
-		for _, w := range r.WorkerWaits {
+		for _, w := range r.BackgroundWaits {
 			p := fmt.Sprintf("%.1fs", w.WaitedS)
-			if !w.Worker {
-				p += " (no worker seen)"
+			if !w.Taken {
+				p += " (no job taken)"
 			}
 			parts = append(parts, p)
 		}
-		row("worker waits", "the last %d parts of the load waited %s for the target's workers", len(parts), strings.Join(parts, ", "))
+		row("background waits", "the last %d parts of the load waited %s for the target's background workers", len(parts), strings.Join(parts, ", "))
 	}
 	if ct := r.Contention; ct != nil {
 		row("contention", "%d of %d analyses saw 2+ overlapping writes; max %d writes, %d requests in flight on one analysis", ct.Contended, ct.Analyses, ct.MaxOverlappingWrites, ct.MaxInFlightOneAnalysis)

@@ -82,7 +82,7 @@ func timelines(h *history.History, r *Report) []Timeline {
 		origin = r.OverTime.Began
 	}
 	var active, above []detect.Span
-	if r.Profile == "jobs" {
+	if r.Kind().Jobs {
 		active = detect.SurelyActive(h)
 		if r.Thresholds != nil && r.Thresholds.MaxActive > 0 {
 			above = detect.Above(active, r.Thresholds.MaxActive)

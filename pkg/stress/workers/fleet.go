@@ -299,7 +299,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 			snaps[i] = c.lostSnapshot(f.o.Records)
 			lw.Lost, lw.Reason = true, c.why()
 			msg := fmt.Sprintf("%s was lost during the load: %s", c.name(), lw.Reason)
-			if f.o.Records && f.cfg.Profile != pstress.ProfileHTTP {
+			if f.o.Records && kindOf(f.cfg).Records {
 				msg += fmt.Sprintf("; its %d requests in flight are ambiguous", n)
 			} else if !f.o.Records {
 				msg += fmt.Sprintf("; its %d requests are counted as ambiguous, without their latencies", snaps[i].Counts.Total)
@@ -308,7 +308,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 		} else {
 			snaps[i] = ld.Stats
 			lw.CPU, lw.MaxRSS = ld.CPU, ld.MaxRSS
-			l.Tail = append(l.Tail, ld.Tail...)
+			l.BackgroundWaits = append(l.BackgroundWaits, ld.BackgroundWaits...)
 			l.Notices = append(l.Notices, ld.Notices...)
 			j := ld.Jobs
 			l.Jobs.Followed += j.Followed
@@ -324,7 +324,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 		fill(&lw, snaps[i])
 		l.Workers = append(l.Workers, lw)
 	}
-	sort.SliceStable(l.Tail, func(a, b int) bool { return l.Tail[a].At < l.Tail[b].At })
+	sort.SliceStable(l.BackgroundWaits, func(a, b int) bool { return l.BackgroundWaits[a].AtS < l.BackgroundWaits[b].AtS })
 	st, err := attack.Merge(snaps)
 	if err != nil {
 		return nil, err
@@ -384,4 +384,10 @@ func (f *Fleet) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pro
 		return f.callErr(c, err)
 	}
 	return nil
+}
+
+// kindOf is cfg's profile.
+func kindOf(cfg pstress.Config) history.Profile {
+	p, _ := history.ProfileNamed(cfg.Profile)
+	return p
 }

@@ -35,7 +35,7 @@ const DefaultIdle = 30 * time.Second
 var ErrVersion = errors.New("configuration from another osctl version")
 
 // Serve is `osctl stress worker`: it reads the coordinator's frames from in, runs what they ask
-// on a stress.Worker, and writes its answers, records and progress to out. It returns nil after
+// on a stress.Sender, and writes its answers, records and progress to out. It returns nil after
 // "bye", ErrVersion (wrapped) when the configuration came from another version, and an error
 // when the coordinator went quiet or the streams broke.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, o ServeOptions) error {
@@ -79,7 +79,7 @@ type server struct {
 	index  int
 	keep   bool         // the coordinator keeps every record (else only counts and histograms)
 	shift  atomic.Int64 // added to this host's clock
-	w      *pstress.Worker
+	w      *pstress.Sender
 
 	loadMu  sync.Mutex
 	stopFn  context.CancelFunc // stops the load in progress
@@ -250,7 +250,7 @@ func (s *server) hello(h *hello) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	w, err := pstress.NewWorker(cfg, h.Shard, pstress.WorkerDeps{Now: s.now})
+	w, err := pstress.NewSender(cfg, h.Shard, pstress.SenderDeps{Now: s.now})
 	if err != nil {
 		return s.fail(err)
 	}
@@ -327,7 +327,7 @@ func (s *server) load(ctx context.Context, st *pstress.Setup) error {
 	if s.keep {
 		rec = s.record
 	}
-	if s.keep && s.w.Profile() != pstress.ProfileHTTP {
+	if k, _ := history.ProfileNamed(s.w.Profile()); s.keep && k.Records {
 		obs.Sending = s.sending // a request in flight when this worker dies is judged ambiguous
 	}
 	l, err := s.w.Load(lctx, st, rec, obs)
@@ -340,7 +340,7 @@ func (s *server) load(ctx context.Context, st *pstress.Setup) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	ld := &loaded{Stats: snap, Tail: l.Tail, Jobs: l.Jobs, Refused: l.Refused, Notices: l.Notices}
+	ld := &loaded{Stats: snap, BackgroundWaits: l.BackgroundWaits, Jobs: l.Jobs, Refused: l.Refused, Notices: l.Notices}
 	ld.CPU, ld.MaxRSS = usage()
 	return s.out.send(&frame{T: tLoaded, Loaded: ld}, true)
 }

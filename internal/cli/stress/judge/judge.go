@@ -10,6 +10,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -20,7 +21,7 @@ type JudgeOptions struct {
 	IO      *cmdutil.IOStreams
 	Factory *cmdutil.Factory
 	History string
-	State   stresscmd.StateFlags
+	State   stateflags.Flags
 	// Override is what the given threshold flags change; Report, JUnit and HTML are output files.
 	Override            pstress.JudgeOptions
 	Report, JUnit, HTML string

@@ -313,7 +313,7 @@ func TestWorkerKilledMidRun(t *testing.T) {
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "6000",
-		"--concurrency", "150", "--analyses", "6", "--worker-wait", "0", "--settle-timeout", "10s", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
+		"--concurrency", "150", "--analyses", "6", "--background-wait", "0", "--settle-timeout", "10s", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
 		loadUnderWay(t, errb, hist, 3)
 		pid := pids(errb.String())[1]
 		if pid == 0 {
@@ -358,7 +358,7 @@ func TestWorkersInterrupted(t *testing.T) {
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "100000",
-		"--concurrency", "150", "--analyses", "6", "--worker-wait", "0", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
+		"--concurrency", "150", "--analyses", "6", "--background-wait", "0", "--history", hist}, func(cmd *exec.Cmd, errb *testenv.LockedBuffer) {
 		loadUnderWay(t, errb, hist, 3)
 		_ = cmd.Process.Signal(syscall.SIGINT)
 	})

@@ -1,4 +1,6 @@
-package stress
+// Package stateflags are the flags that say where a stress run's part of the volume is read
+// (osctl stress, osctl stress judge).
+package stateflags
 
 import (
 	"github.com/spf13/cobra"
@@ -7,12 +9,12 @@ import (
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
-// StateFlags say where the run's part of the volume is read: a directory here, or one exec in a
+// Flags say where the run's part of the volume is read: a directory here, or one exec in a
 // pod that mounts it.
-type StateFlags struct{ Dir, Pod, Container, Mount string }
+type Flags struct{ Dir, Pod, Container, Mount string }
 
 // Add binds the flags (--state-pod and its companions only with pod).
-func (s *StateFlags) Add(cmd *cobra.Command, pod bool) {
+func (s *Flags) Add(cmd *cobra.Command, pod bool) {
 	fl := cmd.Flags()
 	fl.StringVar(&s.Dir, "state-dir", "", "openstudio: the shared volume's root on this machine (the sandbox's state dir, or the NFS mount)")
 	if pod {
@@ -23,7 +25,7 @@ func (s *StateFlags) Add(cmd *cobra.Command, pod bool) {
 }
 
 // Validate refuses two places at once.
-func (s *StateFlags) Validate() error {
+func (s *Flags) Validate() error {
 	if s.Dir != "" && s.Pod != "" {
 		return cmdutil.Usage("--state-dir and --state-pod both say where the state is: pass one")
 	}
@@ -31,7 +33,7 @@ func (s *StateFlags) Validate() error {
 }
 
 // Reader is the state reader the flags name (nil: none).
-func (s *StateFlags) Reader(f *cmdutil.Factory) (snapshot.Reader, error) {
+func (s *Flags) Reader(f *cmdutil.Factory) (snapshot.Reader, error) {
 	switch {
 	case s.Dir != "":
 		return snapshot.Local{Root: s.Dir}, nil

@@ -12,10 +12,10 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// Worker is the part of a run that talks to the targets, in one process: what a local run does
+// Sender is the part of a run that talks to the targets, in one process: what a local run does
 // itself, and what each load worker of osctl stress --workers does in its pod for its shard of
 // the load. It is a Fleet of one.
-type Worker struct {
+type Sender struct {
 	cfg         Config
 	shard       profile.Shard
 	concurrency int
@@ -32,17 +32,17 @@ type Worker struct {
 	jobs    *profile.Jobs
 }
 
-// WorkerDeps are what a Worker talks through; every field may be left zero (Deps has them).
-type WorkerDeps struct {
+// SenderDeps are what a Sender talks through; every field may be left zero (Deps has them).
+type SenderDeps struct {
 	Conns  attack.Client
 	Client profile.Doer
 	Now    func() time.Time
 }
 
-// NewWorker returns the Worker that sends shard's part of cfg's run: the shard's part of the
+// NewSender returns the Sender that sends shard's part of cfg's run: the shard's part of the
 // concurrency and of the rate (Shard.Split; the rate evenly), its part of the requests. Close it
 // when done.
-func NewWorker(cfg Config, shard profile.Shard, d WorkerDeps) (*Worker, error) {
+func NewSender(cfg Config, shard profile.Shard, d SenderDeps) (*Sender, error) {
 	cfg = cfg.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -53,7 +53,7 @@ func NewWorker(cfg Config, shard profile.Shard, d WorkerDeps) (*Worker, error) {
 	if shard.Index < 0 || shard.Index >= shard.Count {
 		return nil, configErr("worker %d of %d: no such worker", shard.Index, shard.Count)
 	}
-	w := &Worker{cfg: cfg, shard: shard, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
+	w := &Sender{cfg: cfg, shard: shard, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
 		now: d.Now, conns: d.Conns, client: d.Client}
 	if w.now == nil {
 		w.now = time.Now
@@ -69,18 +69,18 @@ func NewWorker(cfg Config, shard profile.Shard, d WorkerDeps) (*Worker, error) {
 	return w, nil
 }
 
-// Close releases the Worker's connections.
-func (w *Worker) Close() {
+// Close releases the Sender's connections.
+func (w *Sender) Close() {
 	for _, c := range w.closers {
 		c()
 	}
 	w.closers = nil
 }
 
-// Concurrency is the Worker's part of the run's concurrency.
-func (w *Worker) Concurrency() int { return w.concurrency }
+// Concurrency is the Sender's part of the run's concurrency.
+func (w *Sender) Concurrency() int { return w.concurrency }
 
-func (w *Worker) record(r *history.Record) {
+func (w *Sender) record(r *history.Record) {
 	w.mu.Lock()
 	rec := w.rec
 	w.mu.Unlock()
@@ -89,15 +89,15 @@ func (w *Worker) record(r *history.Record) {
 	}
 }
 
-func (w *Worker) recordTo(rec profile.Recorder) {
+func (w *Sender) recordTo(rec profile.Recorder) {
 	w.mu.Lock()
 	w.rec = rec
 	w.mu.Unlock()
 }
 
-// Probe implements Fleet: it raises the open-files limit for the Worker's connections, then asks
+// Probe implements Fleet: it raises the open-files limit for the Sender's connections, then asks
 // each target's GET /status (except for the http profile).
-func (w *Worker) Probe(ctx context.Context) (*Probe, error) {
+func (w *Sender) Probe(ctx context.Context) (*Probe, error) {
 	pr := &Probe{}
 	limit, lerr := attack.RaiseFileLimit(uint64(w.concurrency)*uint64(len(w.cfg.Targets)) + 512) // a connection per worker per target
 	pr.FileLimit = limit
@@ -107,7 +107,7 @@ func (w *Worker) Probe(ctx context.Context) (*Probe, error) {
 	var ts []profile.Target
 	for _, u := range w.cfg.Targets {
 		t := profile.Target{URL: u, Reachable: true}
-		if w.cfg.Profile != ProfileHTTP {
+		if w.kind().Probes {
 			if t = profile.Probe(ctx, w.client, u); !t.Reachable {
 				return nil, fmt.Errorf("target %s is not reachable: %s", u.Redacted(), t.ProbeErr)
 			}
@@ -119,7 +119,7 @@ func (w *Worker) Probe(ctx context.Context) (*Probe, error) {
 	return pr, nil
 }
 
-func (w *Worker) setTargets(ts []profile.Target) {
+func (w *Sender) setTargets(ts []profile.Target) {
 	w.mu.Lock()
 	w.targets = ts
 	w.mu.Unlock()
@@ -149,37 +149,37 @@ func startTargets(ts []profile.Target, allow bool) []int {
 	return out
 }
 
-func (w *Worker) openStudio() *profile.OpenStudio {
+func (w *Sender) openStudio() *profile.OpenStudio {
 	cfg := w.cfg
 	p := &profile.OpenStudio{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
-		StartTargets: startTargets(w.targets, cfg.AllowStart), Client: w.client, Record: w.record, Now: w.now, TailWait: cfg.WorkerWait,
+		StartTargets: startTargets(w.targets, cfg.AllowStart), Client: w.client, Record: w.record, Now: w.now, TailWait: cfg.BackgroundWait,
 		Concurrency: w.concurrency, Shard: w.shard}
-	if cfg.WorkerWait == 0 {
+	if cfg.BackgroundWait == 0 {
 		p.TailFraction = -1
 	}
 	return p
 }
 
-func (w *Worker) jobsProfile() *profile.Jobs {
+func (w *Sender) jobsProfile() *profile.Jobs {
 	cfg := w.cfg
 	return &profile.Jobs{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Client: w.client, Record: w.record, Now: w.now,
 		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: w.shard}
 }
 
 // CheckJobs implements Fleet.
-func (w *Worker) CheckJobs(ctx context.Context) error {
+func (w *Sender) CheckJobs(ctx context.Context) error {
 	return w.jobsProfile().Check(ctx)
 }
 
 // Setup implements Fleet: the openstudio profile creates the project (unless given), the
 // analyses and their seeds; the others have no setup.
-func (w *Worker) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error) {
+func (w *Sender) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error) {
 	w.recordTo(rec)
 	s := &Setup{}
 	for _, t := range w.targets {
 		s.Targets = append(s.Targets, t.Status)
 	}
-	if w.cfg.Profile != ProfileOpenStudio {
+	if !w.kind().Setup {
 		return s, nil
 	}
 	w.os = w.openStudio()
@@ -191,42 +191,17 @@ func (w *Worker) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error
 	return s, nil
 }
 
-// Load implements Fleet: the Worker's shard of the load at its part of the concurrency or rate,
+// Load implements Fleet: the Sender's shard of the load at its part of the concurrency or rate,
 // then (jobs) following every acknowledged job until it ends.
-func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error) {
+func (w *Sender) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error) {
 	w.recordTo(rec)
 	cfg := w.cfg
 	if w.targets == nil && s != nil {
 		w.setTargets(targetsOf(cfg.Targets, s.Targets))
 	}
-	var (
-		src       attack.Source
-		eventLoop bool
-	)
-	switch cfg.Profile {
-	case ProfileOpenStudio:
-		if w.os == nil {
-			if s == nil || s.OpenStudio == nil {
-				return nil, fmt.Errorf("the openstudio load needs its setup")
-			}
-			w.os = w.openStudio()
-			w.os.Restore(*s.OpenStudio)
-		}
-		w.os.Sending = obs.Sending
-		src = w.os.Source()
-	case ProfileJobs:
-		w.jobs = w.jobsProfile()
-		w.jobs.Sending = obs.Sending
-		src = w.jobs.Source(ctx)
-	default:
-		p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
-			Now: w.now, Shard: w.shard}
-		if rec != nil {
-			p.Record = w.record
-		}
-		src = p.Source()
-		// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
-		eventLoop = p.EventLoopOK()
+	src, eventLoop, err := sources[cfg.Profile](w, ctx, s, rec, obs)
+	if err != nil {
+		return nil, err
 	}
 	aopts := attack.Options{Concurrency: w.concurrency, Rate: w.rate, Duration: cfg.Duration, MaxErrorRate: cfg.MaxErrorRate, Now: w.now, EventLoop: eventLoop,
 		// The error rate is judged once as many requests were answered as are in flight at once: the
@@ -239,7 +214,7 @@ func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 	l := &Load{Stats: attack.Run(ctx, w.conns, src, aopts)}
 	switch {
 	case w.os != nil:
-		l.Tail = w.os.TailReleases()
+		l.BackgroundWaits = w.os.BackgroundWaits()
 	case w.jobs != nil:
 		if l.Stats.Stopped != attack.StopInterrupted && obs.Phase != nil {
 			obs.Phase(PhaseFollow, "following the jobs until they end")
@@ -254,7 +229,7 @@ func (w *Worker) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 }
 
 // JobCounts implements Fleet.
-func (w *Worker) JobCounts(ctx context.Context) (jobs, queued int) {
+func (w *Sender) JobCounts(ctx context.Context) (jobs, queued int) {
 	if w.os == nil {
 		return 0, 0
 	}
@@ -262,14 +237,57 @@ func (w *Worker) JobCounts(ctx context.Context) (jobs, queued int) {
 }
 
 // Readback implements Fleet.
-func (w *Worker) Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error {
+func (w *Sender) Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error {
 	w.recordTo(rec)
 	if w.os == nil {
 		return fmt.Errorf("no openstudio load to read back")
 	}
-	w.os.ReadbackOf(ctx, plan)
+	w.os.Readback(ctx, plan)
 	return nil
 }
 
 // Profile is the run's profile.
-func (w *Worker) Profile() string { return w.cfg.Profile }
+func (w *Sender) Profile() string { return w.cfg.Profile }
+
+// kind is the Sender's profile.
+func (w *Sender) kind() history.Profile {
+	p, _ := history.ProfileNamed(w.cfg.Profile)
+	return p
+}
+
+// sources are each profile's load, by name: the requests a Sender sends, and whether they may go
+// out from the event loops.
+var sources = map[string]func(w *Sender, ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (attack.Source, bool, error){
+	ProfileOpenStudio: (*Sender).openStudioSource,
+	ProfileJobs:       (*Sender).jobsSource,
+	ProfileHTTP:       (*Sender).httpSource,
+}
+
+func (w *Sender) openStudioSource(_ context.Context, s *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
+	if w.os == nil {
+		if s == nil || s.OpenStudio == nil {
+			return nil, false, fmt.Errorf("the openstudio load needs its setup")
+		}
+		w.os = w.openStudio()
+		w.os.Restore(*s.OpenStudio)
+	}
+	w.os.Sending = obs.Sending
+	return w.os.Source(), false, nil
+}
+
+func (w *Sender) jobsSource(ctx context.Context, _ *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
+	w.jobs = w.jobsProfile()
+	w.jobs.Sending = obs.Sending
+	return w.jobs.Source(ctx), false, nil
+}
+
+func (w *Sender) httpSource(_ context.Context, _ *Setup, rec profile.Recorder, _ LoadObserver) (attack.Source, bool, error) {
+	cfg := w.cfg
+	p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
+		Now: w.now, Shard: w.shard}
+	if rec != nil {
+		p.Record = w.record
+	}
+	// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
+	return p.Source(), p.EventLoopOK(), nil
+}

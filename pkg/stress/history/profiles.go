@@ -1,0 +1,58 @@
+package history
+
+// Profile is one workload of osctl stress (--profile) and what it implies for every stage after
+// the load: the record, the verdict, the report and the cleanup ask it instead of comparing
+// names. The profiles are listed in Profiles; adding one means adding it there, its load in
+// pkg/stress/profile, and its rules where a stage keys its behaviour by profile name (the
+// stages of pkg/stress, detect's rules, report's finding kinds, cleanup's plans).
+type Profile struct {
+	// Name is the --profile value, and the header's Profile.
+	Name string
+	// Probes: the targets are servers that say what they are (GET /status); the http profile's
+	// are the routes themselves, and its run may be bounded by a duration alone.
+	Probes bool
+	// Setup: the load needs objects created first (a project, analyses and their seeds).
+	Setup bool
+	// Records: every load request is recorded, and the verdict is judged on the records (the
+	// http profile keeps only counts unless a history file is asked for).
+	Records bool
+	// Files: the run's objects are files on the shared volume: the run settles on them, reads
+	// them, and the judge checks them against the uploads.
+	Files bool
+	// Jobs: the target runs the run's jobs, which are followed until they end; the judge checks
+	// the service-wide ceiling and stranded jobs.
+	Jobs bool
+	// Ops are the load operations the report always lists, in this order (others as they come).
+	Ops []string
+	// Findings are the finding kinds the judge can give (one JUnit case each).
+	Findings []string
+}
+
+// The profiles.
+var (
+	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true,
+		Ops:      []string{"upload", "start", "data_point", "upload_file"},
+		Findings: []string{"lost", "duplicate", "torn", "mixed", "phantom"}}
+	Jobs = Profile{Name: "jobs", Probes: true, Records: true, Jobs: true,
+		Findings: []string{"ceiling", "stranded", "invisible", "lost"}}
+	HTTP = Profile{Name: "http"}
+)
+
+// Profiles are every profile, the default first.
+var Profiles = []Profile{OpenStudio, Jobs, HTTP}
+
+// ProfileNamed returns the profile of that name.
+func ProfileNamed(name string) (Profile, bool) {
+	for _, p := range Profiles {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Profile{Name: name}, false
+}
+
+// Kind is the run's profile (an unknown name: a profile with nothing to judge but counts).
+func (h Header) Kind() Profile {
+	p, _ := ProfileNamed(h.Profile)
+	return p
+}
