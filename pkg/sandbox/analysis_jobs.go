@@ -26,7 +26,7 @@ func jobFile(index int, analysisType string) string {
 
 // analysisJobs returns an analysis's jobs ordered by index (then by creation), each with the
 // name of its file in "file".
-func (s *openStudioService) analysisJobs(analysisID string) ([]record, error) {
+func (s *documents) analysisJobs(analysisID string) ([]record, error) {
 	files, err := s.db.list("jobs", analysisID)
 	if err != nil {
 		return nil, err
@@ -55,7 +55,7 @@ func (s *openStudioService) analysisJobs(analysisID string) ([]record, error) {
 
 // findOrCreateJob is Job.new_job's find_or_create_by: it returns the job file of
 // (analysisID, analysisType, index), creating the job when there is none.
-func (s *openStudioService) findOrCreateJob(analysisID, analysisType string, index int) (string, error) {
+func (s *documents) findOrCreateJob(analysisID, analysisType string, index int) (string, error) {
 	file := jobFile(index, analysisType)
 	now := mongoTime(s.now())
 	j := record{"_id": newObjectID(), "analysis_id": analysisID, "analysis_type": analysisType, "index": index,
@@ -68,7 +68,7 @@ func (s *openStudioService) findOrCreateJob(analysisID, analysisType string, ind
 }
 
 // jobByID finds the file of an analysis's job by its id; "" when there is none.
-func (s *openStudioService) jobByID(analysisID, jobID string) (string, error) {
+func (s *documents) jobByID(analysisID, jobID string) (string, error) {
 	jobs, err := s.analysisJobs(analysisID)
 	if err != nil {
 		return "", err
@@ -82,7 +82,7 @@ func (s *openStudioService) jobByID(analysisID, jobID string) (string, error) {
 }
 
 // setJob updates one job's fields.
-func (s *openStudioService) setJob(analysisID, file string, fields record) error {
+func (s *documents) setJob(analysisID, file string, fields record) error {
 	_, err := s.db.update("jobs", func(j record) error {
 		for k, v := range fields {
 			j[k] = v

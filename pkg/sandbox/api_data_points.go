@@ -34,7 +34,7 @@ func (s *openStudioService) createDataPoint(w http.ResponseWriter, r *http.Reque
 }
 
 // analysisDataPoints returns an analysis's data points, in id order.
-func (s *openStudioService) analysisDataPoints(analysisID string) ([]record, error) {
+func (s *documents) analysisDataPoints(analysisID string) ([]record, error) {
 	ids, err := s.db.list("analysis_data_points", analysisID)
 	if err != nil {
 		return nil, err

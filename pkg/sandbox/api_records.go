@@ -41,7 +41,7 @@ func refuseUnknown(m model, kind string, obj record) error {
 
 // find is Model.find with raise_not_found_error: false: the record, or nil when there is none
 // (or when the id is not one the sandbox could have stored).
-func (s *openStudioService) find(dbKind, id string) (record, error) {
+func (s *documents) find(dbKind, id string) (record, error) {
 	if checkID("record", id) != nil {
 		return nil, nil
 	}
@@ -58,12 +58,12 @@ func (s *openStudioService) find(dbKind, id string) (record, error) {
 // dropped reports whether --drop-creates loses the create of id: the first 8 bytes of its
 // SHA-256, as a fraction of 2^64, below the drop fraction. The same id is always dropped or
 // always kept.
-func (s *openStudioService) dropped(id string) bool {
-	if s.cfg.DropCreates <= 0 {
+func (s *documents) dropped(id string) bool {
+	if s.drop <= 0 {
 		return false
 	}
 	h := sha256.Sum256([]byte(id))
-	return float64(binary.BigEndian.Uint64(h[:8])>>11)/(1<<53) < s.cfg.DropCreates
+	return float64(binary.BigEndian.Uint64(h[:8])>>11)/(1<<53) < s.drop
 }
 
 // str returns v as a string ("" when it is not one).

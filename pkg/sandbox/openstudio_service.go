@@ -11,19 +11,27 @@ import (
 // in the db/ of the shared state directory), the zips and result files its Rails app keeps
 // under server/, and its Resque-like background worker.
 type openStudioService struct {
+	documents
 	cfg    Config
-	db     store
 	st     storage
 	layout layout
 	resque resque
 	worker *worker
-	now    func() time.Time
+}
+
+// documents are the service's Mongo documents (its db/ directory): finding them as Mongoid does,
+// the jobs of an analysis, its data points, and which creates --drop-creates loses.
+type documents struct {
+	db  store
+	now func() time.Time
+	// drop is the fraction of creates that are answered but never stored (Config.DropCreates).
+	drop float64
 }
 
 // newOpenStudioService prepares the service over cfg.StateDir (absolute, with server/ and db/
 // in it) with the storage of cfg.Locking; start starts its worker.
 func newOpenStudioService(cfg Config, now func() time.Time) (*openStudioService, error) {
-	s := &openStudioService{cfg: cfg, db: store{dir: filepath.Join(cfg.StateDir, "db")}, now: now}
+	s := &openStudioService{cfg: cfg, documents: documents{db: store{dir: filepath.Join(cfg.StateDir, "db")}, now: now, drop: cfg.DropCreates}}
 	l := layout{root: filepath.Join(cfg.StateDir, "server")}
 	p := pacer{chunk: cfg.UploadChunk, delay: cfg.WriteDelay}
 	switch cfg.Locking {

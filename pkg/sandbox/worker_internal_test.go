@@ -229,7 +229,7 @@ func TestPaperclipNames(t *testing.T) {
 }
 
 func TestDroppedFraction(t *testing.T) {
-	s := &openStudioService{cfg: Config{DropCreates: 0.3}}
+	s := &documents{drop: 0.3}
 	n := 0
 	for i := range 10000 {
 		if s.dropped(fmt.Sprint("id-", i)) {
@@ -240,7 +240,7 @@ func TestDroppedFraction(t *testing.T) {
 		t.Errorf("drop fraction 0.3 dropped %d of 10000 ids", n)
 	}
 	for _, f := range []float64{0, 1} {
-		s.cfg.DropCreates = f
+		s.drop = f
 		if s.dropped("x") != (f == 1) {
 			t.Errorf("drop fraction %v: dropped(x) = %v", f, s.dropped("x"))
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -100,10 +102,17 @@ func serveMetricsRun(ctx context.Context, o *ServeMetricsOptions) error {
 	}
 	lo := f.inspectOptions(o.Pods, ops.Options{Patterns: o.Patterns, RetryWindow: o.RetryWindow})
 	mon := ops.NewMonitor(ctx, masters, ops.HealthOptions{Inspect: lo, MinInterval: o.MinInterval, Top: o.Top})
-	reg := prometheus.NewRegistry()
-	reg.MustRegister(ops.NewCollector(mon))
+	coll := ops.NewCollector(mon)
 	mux := http.NewServeMux()
-	mux.Handle("/metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}))
+	mux.HandleFunc("/metrics", func(w http.ResponseWriter, r *http.Request) {
+		// Answer within the scrape timeout Prometheus sends, so that a slow scan is a scan that did
+		// not finish (osctl_lock_scan_success 0), not a failed scrape.
+		sctx, cancel := context.WithTimeout(r.Context(), scrapeBudget(r.Header.Get("X-Prometheus-Scrape-Timeout-Seconds")))
+		defer cancel()
+		reg := prometheus.NewRegistry()
+		reg.MustRegister(coll.Within(sctx))
+		promhttp.HandlerFor(reg, promhttp.HandlerOpts{EnableOpenMetrics: true}).ServeHTTP(w, r)
+	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/" {
 			http.NotFound(w, r)
@@ -135,4 +144,16 @@ func serveMetricsRun(ctx context.Context, o *ServeMetricsOptions) error {
 	}
 	fmt.Fprintln(f.IO.ErrOut, "stopped serving lock metrics")
 	return nil
+}
+
+// scrapeBudget is how long a scrape may wait for the scan: most of the timeout Prometheus sends
+// (X-Prometheus-Scrape-Timeout-Seconds), leaving room to write the answer; without the header,
+// the scan's own timeout.
+func scrapeBudget(header string) time.Duration {
+	secs, err := strconv.ParseFloat(strings.TrimSpace(header), 64)
+	if err != nil || !(secs > 0) {
+		return ops.DefaultScanTimeout
+	}
+	d := time.Duration(secs * float64(time.Second))
+	return min(max(d*9/10, d-250*time.Millisecond, 10*time.Millisecond), ops.DefaultScanTimeout)
 }

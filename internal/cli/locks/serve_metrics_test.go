@@ -357,3 +357,50 @@ func TestServeMetricsExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestServeMetricsAnswersWithinTheScrapeTimeout: with its master stopped (SIGSTOP), a scrape that
+// says its timeout (X-Prometheus-Scrape-Timeout-Seconds, as Prometheus sends it) is answered in
+// time with osctl_lock_scan_success 0 and no scan counted yet, rather than failing; once the
+// master runs again the next scrape has the scan.
+func TestServeMetricsAnswersWithinTheScrapeTimeout(t *testing.T) {
+	t.Parallel()
+	r := testenv.StartRedis(t)
+	pid := r.Pid()
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
+	s := serveMetrics(t, "--redis", r.URL(), "--min-interval", "0")
+	scrape := func(timeout string) string {
+		req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/metrics", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", timeout)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("GET /metrics: %v", err)
+		}
+		defer resp.Body.Close()
+		b, err := io.ReadAll(resp.Body)
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET /metrics: %d %v\n%s", resp.StatusCode, err, b)
+		}
+		return string(b)
+	}
+	text := scrape("0.5")
+	for _, want := range []string{"\nosctl_lock_scan_success 0\n", "\nosctl_lock_scans_total 0\n"} {
+		if !strings.Contains(text, want) {
+			t.Fatalf("a scrape with a 0.5 s timeout during a stalled scan lacks %q:\n%s", strings.TrimSpace(want), text)
+		}
+	}
+	if strings.Contains(text, "osctl_locks{") {
+		t.Fatalf("lock counts without a finished scan:\n%s", text)
+	}
+	if err := syscall.Kill(pid, syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 30*time.Second, "a finished scan once the master runs", func() bool {
+		return strings.Contains(scrape("10"), "\nosctl_lock_scan_success 1\n")
+	})
+}

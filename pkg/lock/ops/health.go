@@ -124,6 +124,19 @@ func NewMonitor(ctx context.Context, masters []redisconn.Master, o HealthOptions
 // MinInterval, or a new one.
 func (m *Monitor) Health() LockHealth { return m.shared.get() }
 
+// HealthWithin is Health, answered by the time ctx ends (a scrape's timeout): a scan that has
+// not ended by then goes on for later callers, and this one gets an incomplete health (the last
+// scan's masters and counts, not its locks) that says why.
+func (m *Monitor) HealthWithin(ctx context.Context) LockHealth {
+	h, ok := m.shared.getWithin(ctx)
+	if ok {
+		return h
+	}
+	h.Complete, h.Error = false, "the scan did not finish within the scrape's timeout"
+	h.Locks, h.Top, h.StaleAge, h.Debris, h.Oldest = nil, nil, nil, 0, 0
+	return h
+}
+
 // scan runs the inspect pipeline once and sums it up.
 func (m *Monitor) scan() LockHealth {
 	now := m.o.Inspect.Now
@@ -277,31 +290,46 @@ type coalescer struct {
 }
 
 func (c *coalescer) get() LockHealth {
+	h, _ := c.getWithin(context.Background())
+	return h
+}
+
+// getWithin is get, waiting at most until ctx ends: then it returns the last result (or none)
+// and false, and the scan goes on for the callers after it.
+func (c *coalescer) getWithin(ctx context.Context) (LockHealth, bool) {
 	c.mu.Lock()
 	if c.last != nil && c.minInterval > 0 && c.now().Sub(c.lastEnd) < c.minInterval {
 		h := *c.last
 		c.mu.Unlock()
-		return h
+		return h, true
 	}
-	if ch := c.running; ch != nil {
+	ch := c.running
+	if ch == nil {
+		ch = make(chan struct{})
+		c.running = ch
+		go func() {
+			h := c.run()
+			c.mu.Lock()
+			c.last, c.lastEnd, c.running = &h, c.now(), nil
+			close(ch)
+			c.mu.Unlock()
+		}()
+	} else {
 		c.waiting++
-		c.mu.Unlock()
-		<-ch
+		defer func() { c.mu.Lock(); c.waiting--; c.mu.Unlock() }()
+	}
+	c.mu.Unlock()
+	select {
+	case <-ch:
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		c.waiting--
-		return *c.last
-	}
-	ch := make(chan struct{})
-	c.running = ch
-	c.mu.Unlock()
-	var h LockHealth
-	defer func() {
+		return *c.last, true
+	case <-ctx.Done():
 		c.mu.Lock()
-		c.last, c.lastEnd, c.running = &h, c.now(), nil
-		close(ch)
-		c.mu.Unlock()
-	}()
-	h = c.run()
-	return h
+		defer c.mu.Unlock()
+		if c.last != nil {
+			return *c.last, false
+		}
+		return LockHealth{}, false
+	}
 }

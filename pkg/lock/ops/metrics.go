@@ -1,6 +1,7 @@
 package ops
 
 import (
+	"context"
 	"strconv"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,10 +33,18 @@ var (
 
 // Collector exports a Monitor's lock health as Prometheus metrics: each collection is one call
 // of Monitor.Health, so scrapes are coalesced as the Monitor coalesces its callers.
-type Collector struct{ m *Monitor }
+type Collector struct {
+	m   *Monitor
+	ctx context.Context // nil: wait for the scan
+}
 
 // NewCollector returns the collector of m's lock health.
 func NewCollector(m *Monitor) *Collector { return &Collector{m: m} }
+
+// Within returns the collector for one scrape that must be answered by the time ctx ends
+// (Prometheus sends its scrape timeout): a scan still running then is reported as
+// osctl_lock_scan_success 0, without lock counts, and goes on for the next scrape.
+func (c *Collector) Within(ctx context.Context) *Collector { return &Collector{m: c.m, ctx: ctx} }
 
 // Describe implements prometheus.Collector.
 func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
@@ -46,7 +55,12 @@ func (c *Collector) Describe(ch chan<- *prometheus.Desc) {
 
 // Collect implements prometheus.Collector.
 func (c *Collector) Collect(ch chan<- prometheus.Metric) {
-	h := c.m.Health()
+	var h LockHealth
+	if c.ctx != nil {
+		h = c.m.HealthWithin(c.ctx)
+	} else {
+		h = c.m.Health()
+	}
 	gauge := func(d *prometheus.Desc, v float64, labels ...string) {
 		ch <- prometheus.MustNewConstMetric(d, prometheus.GaugeValue, v, labels...)
 	}

@@ -15,8 +15,10 @@ import (
 
 // Schema names the report's format; SchemaVersion changes when a field changes meaning.
 const (
-	Schema        = "osctl.stress.report"
-	SchemaVersion = 1
+	Schema = "osctl.stress.report"
+	// Version 2 renamed worker_waits to background_waits, and in each wait worker_seen to
+	// job_taken (docs/architecture.md); no other field changed.
+	SchemaVersion = 2
 )
 
 // Report is everything a stress run found and measured.

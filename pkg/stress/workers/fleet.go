@@ -133,13 +133,23 @@ func (f *Fleet) Close() {
 			_ = c.send(&frame{T: tBye})
 		}
 	}
+	// Every worker gets the same 5 s to end after its bye, all at once: closing K workers takes
+	// 5 s at most, not K times that.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	var wg sync.WaitGroup
 	for _, c := range f.conns {
-		select {
-		case <-c.proc.Done():
-		case <-time.After(5 * time.Second):
-		}
-		c.close()
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case <-c.proc.Done():
+			case <-ctx.Done():
+			}
+			c.close()
+		}()
 	}
+	wg.Wait()
 }
 
 // each runs fn on every worker at once and returns the first error (by worker index).
