@@ -64,7 +64,20 @@ func serveMetrics(t *testing.T, args ...string) *served {
 // scrape GETs /metrics as Prometheus's text format.
 func (s *served) scrape(t *testing.T) string {
 	t.Helper()
-	resp, err := http.Get("http://" + s.addr + "/metrics")
+	return s.scrapeWithin(t, "")
+}
+
+// scrapeWithin is scrape with X-Prometheus-Scrape-Timeout-Seconds set to timeout (none when "").
+func (s *served) scrapeWithin(t *testing.T, timeout string) string {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/metrics", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if timeout != "" {
+		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", timeout)
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatalf("GET /metrics: %v", err)
 	}
@@ -371,23 +384,7 @@ func TestServeMetricsAnswersWithinTheScrapeTimeout(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 	s := serveMetrics(t, "--redis", r.URL(), "--min-interval", "0")
-	scrape := func(timeout string) string {
-		req, err := http.NewRequest(http.MethodGet, "http://"+s.addr+"/metrics", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req.Header.Set("X-Prometheus-Scrape-Timeout-Seconds", timeout)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatalf("GET /metrics: %v", err)
-		}
-		defer resp.Body.Close()
-		b, err := io.ReadAll(resp.Body)
-		if err != nil || resp.StatusCode != http.StatusOK {
-			t.Fatalf("GET /metrics: %d %v\n%s", resp.StatusCode, err, b)
-		}
-		return string(b)
-	}
+	scrape := func(timeout string) string { return s.scrapeWithin(t, timeout) }
 	text := scrape("0.5")
 	for _, want := range []string{"\nosctl_lock_scan_success 0\n", "\nosctl_lock_scans_total 0\n"} {
 		if !strings.Contains(text, want) {
