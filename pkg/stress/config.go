@@ -146,7 +146,7 @@ func (c Config) WithDefaults() Config {
 	if c.Concurrency == 0 {
 		c.Concurrency = 1
 	}
-	if k, _ := history.ProfileNamed(c.Profile); k.Files && c.Analyses == 0 {
+	if c.Kind().Files && c.Analyses == 0 {
 		c.Analyses = min(max(c.Requests/100, 1), 100)
 	}
 	if c.Mix == (profile.Mix{}) {
@@ -167,11 +167,8 @@ func (c Config) WithDefaults() Config {
 	return c
 }
 
-// kind is the Config's profile.
-func (c Config) kind() history.Profile {
-	p, _ := history.ProfileNamed(c.Profile)
-	return p
-}
+// Kind is the Config's profile (history.KindOf).
+func (c Config) Kind() history.Profile { return history.KindOf(c.Profile) }
 
 // Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
 // field by its Go name. Run checks the Config it is given, once its zero fields are filled.
@@ -187,6 +184,14 @@ func (c Config) Check() error {
 			return fieldErr(f.name, "%v: use a fraction between 0 and 1", f.v)
 		}
 	}
+	for _, f := range []struct {
+		name string
+		v    time.Duration
+	}{{"Duration", c.Duration}, {"SettleTimeout", c.SettleTimeout}, {"SettleQuiet", c.SettleQuiet}, {"BackgroundWait", c.BackgroundWait}, {"Grace", c.Grace}} {
+		if f.v < 0 {
+			return fieldErr(f.name, "%s: must be 0 or more", f.v)
+		}
+	}
 	switch {
 	case len(c.Targets) == 0:
 		return fieldErr("Targets", ": none given: pass {Targets} URL[,URL...]")
@@ -194,10 +199,8 @@ func (c Config) Check() error {
 		return fieldErr("Concurrency", "%d: use 1 to 1000000", c.Concurrency)
 	case c.Requests < 0:
 		return fieldErr("Requests", "%d: must be 0 or more", c.Requests)
-	case c.Requests == 0 && (c.Duration <= 0 || c.kind().Probes):
+	case c.Requests == 0 && (c.Duration <= 0 || c.Kind().Probes):
 		return fieldErr("Requests", "0 needs {Profile} http and a {Duration} to bound the run")
-	case c.Duration < 0:
-		return fieldErr("Duration", "%s: must be 0 or more", c.Duration)
 	case c.Rate < 0:
 		return fieldErr("Rate", "%v: must be 0 or more", c.Rate)
 	case c.Timeout <= 0:
@@ -208,16 +211,8 @@ func (c Config) Check() error {
 		return fieldErr("Poll", "%s: must be above 0", c.Poll)
 	case c.Poll > time.Minute:
 		return fieldErr("Poll", "%s: use a positive interval up to 1m", c.Poll)
-	case c.SettleTimeout < 0:
-		return fieldErr("SettleTimeout", "%s: must be 0 or more", c.SettleTimeout)
-	case c.SettleQuiet < 0:
-		return fieldErr("SettleQuiet", "%s: must be 0 or more", c.SettleQuiet)
-	case c.BackgroundWait < 0:
-		return fieldErr("BackgroundWait", "%s: must be 0 or more", c.BackgroundWait)
 	case c.JobTimeout <= 0:
 		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
-	case c.Grace < 0:
-		return fieldErr("Grace", "%s: must not be negative", c.Grace)
 	case c.DispatchInterval < 0 || c.DispatchInterval > time.Hour:
 		return fieldErr("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is 5s)", c.DispatchInterval)
 	case c.MaxActive < 0:

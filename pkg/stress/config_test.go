@@ -34,6 +34,9 @@ func TestConfigCheckNamesTheField(t *testing.T) {
 		{"Timeout", func(c *Config) { c.Timeout = -time.Second }},
 		{"Poll", func(c *Config) { c.Poll = 2 * time.Minute }},
 		{"BackgroundWait", func(c *Config) { c.BackgroundWait = -time.Second }},
+		{"Duration", func(c *Config) { c.Duration = -time.Second }},
+		{"SettleQuiet", func(c *Config) { c.SettleQuiet = -time.Second }},
+		{"Grace", func(c *Config) { c.Grace = -time.Second }},
 		{"DispatchInterval", func(c *Config) { c.DispatchInterval = 2 * time.Hour }},
 		{"MaxActive", func(c *Config) { c.MaxActive = -1 }},
 	} {

@@ -37,19 +37,13 @@ func Judge(h *history.History, st *snapshot.State, o JudgeOptions) *report.Repor
 // nil where no state can be read) and judges the history with it.
 func JudgeSaved(ctx context.Context, h *history.History, r snapshot.Reader, o JudgeOptions) (*report.Report, error) {
 	var st *snapshot.State
-	if r != nil && LeavesFiles(h.Header.Profile) {
+	if r != nil && h.Header.Kind().Files {
 		var err error
 		if st, err = r.Read(ctx, detect.Dirs(h)); err != nil {
 			return nil, fmt.Errorf("reading the state: %v", err)
 		}
 	}
 	return Judge(h, st, o), nil
-}
-
-// LeavesFiles reports whether a run of the profile leaves files on the shared volume to judge.
-func LeavesFiles(profile string) bool {
-	p, _ := history.ProfileNamed(profile)
-	return p.Files
 }
 
 // judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).

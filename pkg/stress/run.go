@@ -66,8 +66,6 @@ func (r *runner) notice(format string, a ...any) {
 	}
 }
 
-// stage is one profile's part of a run: what follows the load (its header fields are written
-// when it is made).
 // stages are each profile's stage after the load (its header fields set on the way), by name:
 // the one place a profile's run is chosen.
 var stages = map[string]func(r *runner, ctx context.Context) (stage, error){
@@ -76,12 +74,8 @@ var stages = map[string]func(r *runner, ctx context.Context) (stage, error){
 	ProfileHTTP:       func(r *runner, _ context.Context) (stage, error) { return r.httpLoad(), nil },
 }
 
-// kind is the run's profile.
-func (r *runner) kind() history.Profile {
-	p, _ := history.ProfileNamed(r.cfg.Profile)
-	return p
-}
-
+// stage is one profile's part of a run: what follows the load (its header fields are written
+// when it is made).
 type stage interface {
 	// after runs once the load ended: it settles and reads; partial says the load was cut short.
 	// It returns the state (nil when not read) and whether it had settled.
@@ -108,7 +102,7 @@ func (r *runner) begin(ctx context.Context) error {
 		r.notice("%s", n)
 	}
 	r.targets = targetsOf(cfg.Targets, pr.Targets)
-	r.rec = &recorder{keep: r.kind().Records || r.d.History != nil}
+	r.rec = &recorder{keep: r.cfg.Kind().Records || r.d.History != nil}
 	if r.d.History != nil {
 		r.rec.w = history.NewWriter(r.d.History)
 	}
@@ -138,7 +132,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		return nil, err
 	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
-	if r.kind().Files {
+	if r.cfg.Kind().Files {
 		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
 	}
 	if r.setup, err = r.fleet.Setup(ctx, r.rec.record); err != nil {

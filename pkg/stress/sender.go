@@ -107,7 +107,7 @@ func (w *Sender) Probe(ctx context.Context) (*Probe, error) {
 	var ts []profile.Target
 	for _, u := range w.cfg.Targets {
 		t := profile.Target{URL: u, Reachable: true}
-		if w.kind().Probes {
+		if w.cfg.Kind().Probes {
 			if t = profile.Probe(ctx, w.client, u); !t.Reachable {
 				return nil, fmt.Errorf("target %s is not reachable: %s", u.Redacted(), t.ProbeErr)
 			}
@@ -179,7 +179,7 @@ func (w *Sender) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error
 	for _, t := range w.targets {
 		s.Targets = append(s.Targets, t.Status)
 	}
-	if !w.kind().Setup {
+	if !w.cfg.Kind().Setup {
 		return s, nil
 	}
 	w.os = w.openStudio()
@@ -248,12 +248,6 @@ func (w *Sender) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pr
 
 // Profile is the run's profile.
 func (w *Sender) Profile() string { return w.cfg.Profile }
-
-// kind is the Sender's profile.
-func (w *Sender) kind() history.Profile {
-	p, _ := history.ProfileNamed(w.cfg.Profile)
-	return p
-}
 
 // sources are each profile's load, by name: the requests a Sender sends, and whether they may go
 // out from the event loops.

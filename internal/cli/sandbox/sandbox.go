@@ -74,9 +74,7 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.Int64Var(&m.MaxBody, "max-body", sandbox.DefaultMaxBody, "largest request body in bytes; larger ones get 413")
 	fl.DurationVar(&m.LockTTL, "lock-ttl", sandbox.DefaultLockTTL, "Redlock TTL of --locking redlock (renewed while held)")
 	fl.DurationVar(&m.BackgroundInterval, "background-interval", sandbox.DefaultBackgroundInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
-	// --worker-interval was its name until this release: kept, hidden, for one release.
-	fl.DurationVar(&m.BackgroundInterval, "worker-interval", sandbox.DefaultBackgroundInterval, "the old name of --background-interval")
-	_ = fl.MarkHidden("worker-interval")
+	cmdutil.RenamedFlag(cmd, "worker-interval", "background-interval") // its name until this release
 	fl.BoolVar(&m.ZipRewrite, "zip-rewrite", true, "extraction rewrites a seed zip whose entries are not in name order, sorted (rubyzip's sort_entries, as the real server did until upstream's PR #863); --zip-rewrite=false keeps every zip as uploaded")
 	fl.Float64Var(&m.DropCreates, "drop-creates", 0, "fault injection: this fraction (0 to 1) of analysis and data point creates, chosen by a hash of the id, answer 201 but are never stored (a lossy twin that 'osctl stress' must find lost records in)")
 	m.Jobs.add(cmd)

@@ -126,7 +126,7 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(l) }()
-	logger.printf("serving http://%s (pid %d, locking %s, queue %s, worker every %v)", l.Addr(), os.Getpid(), cfg.Locking, cfg.Queue, cfg.BackgroundInterval)
+	logger.printf("serving http://%s (pid %d, locking %s, queue %s, background worker every %v)", l.Addr(), os.Getpid(), cfg.Locking, cfg.Queue, cfg.BackgroundInterval)
 	select {
 	case <-ctx.Done():
 	case err := <-served:

@@ -90,9 +90,6 @@ rest and exits 2.`,
 		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			opts.RedisFlags = f.Redis
 			opts.Mode.resolve(cmd.Flags())
-			if cmd.Flags().Changed("worker-interval") {
-				fmt.Fprintln(opts.IO.ErrOut, "osctl: --worker-interval is deprecated: use --background-interval (the same setting)")
-			}
 			return opts.validate()
 		}, runF, upRun),
 	}
@@ -408,7 +405,7 @@ func announce(o *UpOptions, dir string, replicas []*replica, urls []string) {
 	for _, u := range urls {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
-	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, workers poll every %v%s, state dir %s\n",
+	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, background workers poll every %v%s, state dir %s\n",
 		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), o.Mode.BackgroundInterval, o.Mode.faultNote(), dir)
 	for _, r := range replicas {
 		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)

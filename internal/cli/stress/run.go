@@ -46,7 +46,7 @@ func runStress(ctx context.Context, o *Options) error {
 	phase.Store(pstress.PhaseSetup)
 	defer o.Factory.Interrupts.SetUndone(func() string { return undone(phase.Load().(string), o.History) })()
 	if o.Fleets != nil {
-		fl, left, stop, err := o.Fleets.Start(ctx, o.Config, kind(o.Config.Profile).Records || o.History != "", errOut)
+		fl, left, stop, err := o.Fleets.Start(ctx, o.Config, o.Config.Kind().Records || o.History != "", errOut)
 		if err != nil {
 			return err
 		}

@@ -5,7 +5,6 @@ package stress
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"time"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -137,9 +135,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", d.MinAcknowledged, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
 	fl.Float64Var(&c.MinContended, "min-contended", d.MinContended, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
 	fl.DurationVar(&c.BackgroundWait, "background-wait", d.BackgroundWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a background worker of the target (the Resque worker that extracts a started analysis) is seen taking a job, so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
-	// --worker-wait was its name until this release: kept, hidden, for one release.
-	fl.DurationVar(&c.BackgroundWait, "worker-wait", d.BackgroundWait, "the old name of --background-wait")
-	_ = fl.MarkHidden("worker-wait") // validate says it is deprecated, on stderr (cobra's notice goes to stdout)
+	cmdutil.RenamedFlag(cmd, "worker-wait", "background-wait") // its name until this release
 	fl.DurationVar(&c.SettleTimeout, "settle-timeout", d.SettleTimeout, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
 	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
@@ -166,10 +162,7 @@ func AddReportFlags(cmd *cobra.Command, rep, junit, html *string) {
 func (o *Options) validate(cmd *cobra.Command) error {
 	c := &o.Config
 	// A run of the http profile may be bounded by --duration alone.
-	if cmd.Flags().Changed("worker-wait") {
-		fmt.Fprintln(o.IO.ErrOut, "osctl: --worker-wait is deprecated: use --background-wait (the same setting)")
-	}
-	k := kind(c.Profile)
+	k := c.Kind()
 	if !k.Probes && c.Duration > 0 && !cmd.Flags().Changed("requests") {
 		c.Requests = 0
 	}
@@ -209,10 +202,4 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		}
 	}
 	return o.State.Validate()
-}
-
-// kind is the profile of that name (an unknown one has no capabilities; Config.Check refuses it).
-func kind(name string) history.Profile {
-	p, _ := history.ProfileNamed(name)
-	return p
 }

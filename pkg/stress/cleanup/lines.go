@@ -41,8 +41,7 @@ func (r *Result) Lines() []string {
 		out = append(out, what+" an id nobody knows (look for it in GET /v1/jobs on its replica)")
 	}
 	last := fmt.Sprintf("run %s: ", r.Run)
-	k, _ := history.ProfileNamed(r.Profile)
-	jobs := k.Jobs
+	jobs := history.KindOf(r.Profile).Jobs
 	switch {
 	case jobs && r.DryRun:
 		return append(out, last+fmt.Sprintf("would delete %d jobs", len(r.Jobs)))

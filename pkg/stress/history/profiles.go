@@ -51,8 +51,12 @@ func ProfileNamed(name string) (Profile, bool) {
 	return Profile{Name: name}, false
 }
 
-// Kind is the run's profile (an unknown name: a profile with nothing to judge but counts).
-func (h Header) Kind() Profile {
-	p, _ := ProfileNamed(h.Profile)
+// KindOf is the profile of that name; an unknown name is a profile with no capabilities (nothing
+// to judge but counts). Config.Check refuses unknown names before a run.
+func KindOf(name string) Profile {
+	p, _ := ProfileNamed(name)
 	return p
 }
+
+// Kind is the run's profile.
+func (h Header) Kind() Profile { return KindOf(h.Profile) }

@@ -163,8 +163,7 @@ func WriteJSON(w io.Writer, r *Report) error {
 
 // Kind is the run's profile.
 func (r *Report) Kind() history.Profile {
-	p, _ := history.ProfileNamed(r.Profile)
-	return p
+	return history.KindOf(r.Profile)
 }
 
 // NameSettings renders the {Name} setting references (pkg/setting) in the report's reasons,

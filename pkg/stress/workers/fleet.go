@@ -309,7 +309,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 			snaps[i] = c.lostSnapshot(f.o.Records)
 			lw.Lost, lw.Reason = true, c.why()
 			msg := fmt.Sprintf("%s was lost during the load: %s", c.name(), lw.Reason)
-			if f.o.Records && kindOf(f.cfg).Records {
+			if f.o.Records && f.cfg.Kind().Records {
 				msg += fmt.Sprintf("; its %d requests in flight are ambiguous", n)
 			} else if !f.o.Records {
 				msg += fmt.Sprintf("; its %d requests are counted as ambiguous, without their latencies", snaps[i].Counts.Total)
@@ -394,10 +394,4 @@ func (f *Fleet) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pro
 		return f.callErr(c, err)
 	}
 	return nil
-}
-
-// kindOf is cfg's profile.
-func kindOf(cfg pstress.Config) history.Profile {
-	p, _ := history.ProfileNamed(cfg.Profile)
-	return p
 }

@@ -39,7 +39,7 @@ func DefaultDeadline(cfg pstress.Config) time.Duration {
 	if cfg.Duration == 0 && cfg.Rate > 0 {
 		est += time.Duration(float64(cfg.Requests) / cfg.Rate * float64(time.Second))
 	}
-	if kindOf(cfg).Jobs {
+	if cfg.Kind().Jobs {
 		est += cfg.JobTimeout
 	}
 	return deadlineFor(est)

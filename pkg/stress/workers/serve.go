@@ -327,7 +327,7 @@ func (s *server) load(ctx context.Context, st *pstress.Setup) error {
 	if s.keep {
 		rec = s.record
 	}
-	if k, _ := history.ProfileNamed(s.w.Profile()); s.keep && k.Records {
+	if s.keep && history.KindOf(s.w.Profile()).Records {
 		obs.Sending = s.sending // a request in flight when this worker dies is judged ambiguous
 	}
 	l, err := s.w.Load(lctx, st, rec, obs)
