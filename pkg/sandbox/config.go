@@ -139,46 +139,46 @@ type Config struct {
 	Logf func(format string, args ...any)
 }
 
-// withDefaults fills the zero fields of c.
+// DefaultConfig returns the sandbox's defaults, their one home: the flag defaults of `osctl
+// sandbox up` and `serve`, and what withDefaults gives a zero field (but for MaxRequests and
+// WriteDelay, whose zero means no limit and no pause).
+func DefaultConfig() Config {
+	return Config{
+		Replicas: 1, Locking: LockingNone, Queue: QueueLocal, Namespace: "default",
+		LockTTL: DefaultLockTTL, MaxPool: DefaultMaxPool, MaxRequests: DefaultMaxRequests, MaxActive: DefaultMaxActive,
+		JobDuration: DefaultJobDuration, UploadChunk: DefaultUploadChunk, WriteDelay: DefaultWriteDelay, MaxBody: DefaultMaxBody,
+		BackgroundInterval: DefaultBackgroundInterval,
+		Jobs:               JobsConfig{}.withDefaults(),
+	}
+}
+
+// withDefaults fills the zero fields of c from DefaultConfig (MaxRequests and WriteDelay stay 0).
 func (c Config) withDefaults() Config {
-	if c.Locking == "" {
-		c.Locking = LockingNone
-	}
-	if c.Queue == "" {
-		c.Queue = QueueLocal
-	}
-	if c.Replicas == 0 {
-		c.Replicas = 1
-	}
-	if c.LockTTL == 0 {
-		c.LockTTL = DefaultLockTTL
-	}
-	if c.MaxPool == 0 {
-		c.MaxPool = DefaultMaxPool
-	}
-	if c.MaxActive == 0 {
-		c.MaxActive = DefaultMaxActive
-	}
-	if c.JobDuration == 0 {
-		c.JobDuration = DefaultJobDuration
-	}
-	if c.UploadChunk == 0 {
-		c.UploadChunk = DefaultUploadChunk
-	}
-	if c.MaxBody == 0 {
-		c.MaxBody = DefaultMaxBody
-	}
-	if c.BackgroundInterval == 0 {
-		c.BackgroundInterval = DefaultBackgroundInterval
-	}
-	if c.Namespace == "" {
-		c.Namespace = "default"
-	}
+	d := DefaultConfig()
+	orDefault(&c.Locking, d.Locking)
+	orDefault(&c.Queue, d.Queue)
+	orDefault(&c.Namespace, d.Namespace)
+	orDefault(&c.Replicas, d.Replicas)
+	orDefault(&c.MaxPool, d.MaxPool)
+	orDefault(&c.MaxActive, d.MaxActive)
+	orDefault(&c.UploadChunk, d.UploadChunk)
+	orDefault(&c.MaxBody, d.MaxBody)
+	orDefault(&c.LockTTL, d.LockTTL)
+	orDefault(&c.JobDuration, d.JobDuration)
+	orDefault(&c.BackgroundInterval, d.BackgroundInterval)
 	if c.Logf == nil {
 		c.Logf = func(string, ...any) {}
 	}
 	c.Jobs = c.Jobs.withDefaults()
 	return c
+}
+
+// orDefault sets *v to def when *v is the zero value.
+func orDefault[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // Validate checks c (after defaults) and says what is wrong in one line.

@@ -35,21 +35,16 @@ type ServeOptions struct {
 // NewCmdServe returns the hidden `osctl sandbox serve`, which runs one replica in the foreground.
 func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) error) *cobra.Command {
 	opts := &ServeOptions{IO: f.IO, Masters: f.RedisMasters}
-	cmd := &cobra.Command{
+	d := sandbox.DefaultConfig()
+	cmd := modeCommand(&cobra.Command{
 		Use:    "serve --dir DIR",
 		Short:  "Run one sandbox replica (started by 'osctl sandbox up')",
 		Hidden: true,
-		Args:   cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			opts.Mode.resolve(cmd.Flags())
-			return opts.validate()
-		}, runF, serveRun),
-	}
-	opts.Mode.add(cmd)
-	cmd.Flags().IntVar(&opts.Replica, "replica", 0, "this replica's index (shown by GET /status)")
-	cmd.Flags().IntVar(&opts.Replicas, "replicas", 1, "how many replicas the sandbox runs (--queue split divides --max-active by it)")
-	cmd.Flags().StringVar(&opts.Dir, "dir", "", "shared state directory")
-	cmd.Flags().StringVar(&opts.Namespace, "namespace", "default", "Redis key namespace of this sandbox run")
+	}, opts, &opts.Mode, opts.validate, runF, serveRun)
+	cmd.Flags().IntVar(&opts.Replica, "replica", d.Replica, "this replica's index (shown by GET /status)")
+	cmd.Flags().IntVar(&opts.Replicas, "replicas", d.Replicas, "how many replicas the sandbox runs (--queue split divides --max-active by it)")
+	cmd.Flags().StringVar(&opts.Dir, "dir", d.StateDir, "shared state directory")
+	cmd.Flags().StringVar(&opts.Namespace, "namespace", d.Namespace, "Redis key namespace of this sandbox run")
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:0", "loopback address to listen on")
 	cmd.Flags().IntVar(&opts.ListenFD, "listen-fd", 0, "serve on this inherited listening socket instead of --listen")
 	return cmd

@@ -2,18 +2,14 @@ package sandbox
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -55,7 +51,7 @@ type UpOptions struct {
 // NewCmdUp returns `osctl sandbox up`.
 func NewCmdUp(f *cmdutil.Factory, runF func(context.Context, *UpOptions) error) *cobra.Command {
 	opts := &UpOptions{IO: f.IO, Interrupts: f.Interrupts, RedisURLs: f.RedisURLs, Executable: os.Executable}
-	cmd := &cobra.Command{
+	cmd := modeCommand(&cobra.Command{
 		Use:   "up",
 		Short: "Start N sandbox replicas over one state directory (and Redis), in the foreground",
 		Long: `Start N sandbox replicas as separate processes on loopback ports, sharing one state directory
@@ -86,18 +82,15 @@ rest and exits 2.`,
   # watch the locks while they are held
   osctl sandbox up --replicas 2 --locking redlock --hold 3s &
   osctl locks inspect --redis redis://127.0.0.1:PORT`,
-		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			opts.RedisFlags = f.Redis
-			opts.Mode.resolve(cmd.Flags())
-			return opts.validate()
-		}, runF, upRun),
-	}
-	opts.Mode.add(cmd)
-	cmd.Flags().IntVar(&opts.Replicas, "replicas", 1, "number of replicas (separate processes)")
-	cmd.Flags().IntVar(&opts.RedisMasters, "redis-masters", 1, "redis-server processes to start when no --redis URL is given")
-	cmd.Flags().StringVar(&opts.Dir, "dir", "", "shared state directory (default a new temporary directory, printed)")
-	cmd.Flags().IntVar(&opts.PortBase, "port-base", 0, "first replica's port; replica i listens on port-base+i (0: free ports)")
+	}, opts, &opts.Mode, func() error {
+		opts.RedisFlags = f.Redis
+		return opts.validate()
+	}, runF, upRun)
+	d := sandbox.DefaultSupervisorConfig()
+	cmd.Flags().IntVar(&opts.Replicas, "replicas", d.Replicas, "number of replicas (separate processes)")
+	cmd.Flags().IntVar(&opts.RedisMasters, "redis-masters", d.RedisMasters, "redis-server processes to start when no --redis URL is given")
+	cmd.Flags().StringVar(&opts.Dir, "dir", d.Dir, "shared state directory (default a new temporary directory, printed)")
+	cmd.Flags().IntVar(&opts.PortBase, "port-base", d.PortBase, "first replica's port; replica i listens on port-base+i (0: free ports)")
 	return cmd
 }
 
@@ -123,16 +116,7 @@ func (o *UpOptions) validate() error {
 	return nil
 }
 
-// replica is one started replica process.
-type replica struct {
-	index int
-	url   string
-	cmd   *exec.Cmd
-	done  chan struct{}
-	err   error
-}
-
-func upRun(ctx context.Context, o *UpOptions) (retErr error) {
+func upRun(ctx context.Context, o *UpOptions) error {
 	errOut := o.IO.ErrOut
 	dir, err := prepareDir(o.Dir)
 	if err != nil {
@@ -142,95 +126,44 @@ func upRun(ctx context.Context, o *UpOptions) (retErr error) {
 	if err != nil {
 		return fmt.Errorf("finding the osctl executable to run replicas: %v", err)
 	}
-
-	left := &leftovers{dir: dir}
-	defer o.Interrupts.SetUndone(left.undone)()
-
-	// Redis: given, or started here (and stopped on the way out).
+	// Redis: given (and checked here), or started by the supervisor.
 	urls := o.RedisURLs()
-	var servers []*redisproc.Server
-	defer func() {
-		for _, s := range servers {
-			s.Stop()
-		}
-		if len(servers) > 0 {
-			fmt.Fprintf(errOut, "sandbox: stopped %d redis-server process(es)\n", len(servers))
-		}
-	}()
-	if len(urls) == 0 {
-		// Every replica's background worker takes its jobs from Redis, whatever the modes.
-		if _, err := redisproc.Path(); err != nil {
-			return fmt.Errorf("the sandbox needs Redis for its background workers: %v; or pass --redis URL", err)
-		}
-		rdir := filepath.Join(dir, "redis")
-		if err := os.MkdirAll(rdir, 0o755); err != nil {
+	if len(urls) > 0 {
+		if err := pingAll(ctx, urls, o.RedisFlags); err != nil {
 			return err
 		}
-		for i := 0; i < o.RedisMasters; i++ {
-			s, err := redisproc.Start(ctx, redisproc.Options{Dir: rdir})
-			if err != nil {
-				return fmt.Errorf("starting redis-server: %v", err)
-			}
-			servers = append(servers, s)
-			left.addServer(s)
-			urls = append(urls, s.URL())
-			fmt.Fprintf(errOut, "sandbox: started redis-server %s (pid %d)\n", s.URL(), s.Pid())
-		}
-	} else if err := pingAll(ctx, urls, o.RedisFlags); err != nil {
-		return err
 	}
-
-	ns := randomHex(6)
-	replicas := make([]*replica, 0, o.Replicas)
-	defer func() {
-		stopReplicas(replicas)
-		if len(replicas) > 0 {
-			fmt.Fprintf(errOut, "sandbox: stopped %d replica(s); state kept in %s\n", len(replicas), dir)
-		}
-	}()
-	for i := 0; i < o.Replicas; i++ {
-		r, err := startReplica(o, exe, dir, ns, urls, i)
-		if err != nil {
-			return err
-		}
-		replicas = append(replicas, r)
-		left.addReplica(r)
+	sup := sandbox.NewSupervisor(sandbox.SupervisorConfig{
+		Replicas: o.Replicas, Dir: dir, PortBase: o.PortBase, RedisURLs: urls, RedisMasters: o.RedisMasters,
+		Command: o.replicaCommand(exe),
+		Logf:    func(format string, a ...any) { fmt.Fprintf(errOut, "sandbox: "+format+"\n", a...) },
+	})
+	defer o.Interrupts.SetUndone(func() string { return undone(sup) })()
+	if err := sup.Start(ctx); err != nil {
+		return explainStart(err)
 	}
-	if err := waitReady(ctx, replicas); err != nil {
-		return err
-	}
-
-	announce(o, dir, replicas, urls)
-
+	defer sup.Stop()
+	announce(o, sup)
 	// Stay up until interrupted or until a replica or a started redis-server dies.
-	dead := make(chan *replica, len(replicas))
-	for _, r := range replicas {
-		go func() { <-r.done; dead <- r }()
-	}
-	tick := time.NewTicker(500 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			fmt.Fprintln(errOut, "sandbox: stopping")
-			return nil
-		case r := <-dead:
-			return fmt.Errorf("replica %d (pid %d) exited (%v); stopped the sandbox", r.index, r.cmd.Process.Pid, exitText(r.err))
-		case <-tick.C:
-			for _, s := range servers {
-				if !s.Alive() {
-					return fmt.Errorf("redis-server %s (pid %d) exited; stopped the sandbox", s.Addr, s.Pid())
-				}
-			}
-		}
+	select {
+	case <-ctx.Done():
+		fmt.Fprintln(errOut, "sandbox: stopping")
+		return nil
+	case <-sup.Done():
+		return fmt.Errorf("%v; stopped the sandbox", sup.Wait())
 	}
 }
 
-func exitText(err error) string {
-	if err == nil {
-		return "exit status 0"
+// explainStart adds to a failed start what the user can do about it.
+func explainStart(err error) error {
+	var exit *sandbox.ExitError
+	switch {
+	case errors.Is(err, redisproc.ErrNotInstalled):
+		return fmt.Errorf("%v; or pass --redis URL", err)
+	case errors.As(err, &exit) && exit.AtStart:
+		return fmt.Errorf("%v; its messages are above", err)
 	}
-	return err.Error()
+	return err
 }
 
 // prepareDir returns the absolute state directory, creating it (a new temp dir when dir is "").
@@ -275,140 +208,45 @@ func pingAll(ctx context.Context, urls []string, fl cmdutil.RedisFlags) error {
 	return nil
 }
 
-// startReplica opens replica i's listening socket here (so its port is known and never raced
-// for) and starts `osctl sandbox serve` on it, in its own process group.
-func startReplica(o *UpOptions, exe, dir, ns string, urls []string, i int) (*replica, error) {
-	port := 0
-	if o.PortBase != 0 {
-		port = o.PortBase + i
-	}
-	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
-	if err != nil {
-		return nil, fmt.Errorf("replica %d: listening on 127.0.0.1:%d: %v", i, port, err)
-	}
-	lf, err := l.(*net.TCPListener).File()
-	l.Close()
-	if err != nil {
-		return nil, err
-	}
-	defer lf.Close()
-	args := []string{"sandbox", "serve", "--replica", strconv.Itoa(i), "--replicas", strconv.Itoa(o.Replicas), "--dir", dir, "--namespace", ns, "--listen-fd", "3"}
-	args = append(args, o.Mode.args()...)
-	if o.RedisFlags.CAFile != "" {
-		args = append(args, "--redis-ca", o.RedisFlags.CAFile)
-	}
-	if o.RedisFlags.PasswordFile != "" {
-		args = append(args, "--redis-password-file", o.RedisFlags.PasswordFile)
-	}
-	cmd := exec.Command(exe, args...)
-	// Redis URLs (with passwords) go through the environment, not the process list.
-	// A cluster or Sentinel in the caller's environment is not the sandbox's: blank them.
-	cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(urls, ","), "OSCTL_REDIS_CLUSTER=", "OSCTL_REDIS_SENTINEL="), o.Mode.Jobs.env()...)
-	cmd.ExtraFiles = []*os.File{lf}
-	cmd.Stdout = o.IO.ErrOut
-	cmd.Stderr = o.IO.ErrOut
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
-		return nil, fmt.Errorf("starting replica %d: %v", i, err)
-	}
-	r := &replica{index: i, url: "http://" + l.Addr().String(), cmd: cmd, done: make(chan struct{})}
-	go func() { r.err = cmd.Wait(); close(r.done) }()
-	return r, nil
-}
-
-// waitReady polls every replica's GET /status until it answers 200 as the sandbox.
-func waitReady(ctx context.Context, replicas []*replica) error {
-	client := &http.Client{Timeout: time.Second}
-	deadline := time.Now().Add(readyTimeout)
-	for _, r := range replicas {
-		for {
-			select {
-			case <-r.done:
-				return fmt.Errorf("replica %d exited at start (%v); its messages are above", r.index, exitText(r.err))
-			case <-ctx.Done():
-				return ctx.Err()
-			default:
-			}
-			if statusOK(ctx, client, r.url) {
-				break
-			}
-			if time.Now().After(deadline) {
-				return fmt.Errorf("replica %d at %s did not answer GET /status within %v", r.index, r.url, readyTimeout)
-			}
-			time.Sleep(25 * time.Millisecond)
+// replicaCommand returns how the supervisor runs replica i: `osctl sandbox serve` on the
+// listening socket it inherits, with the mode flags and the Redis URLs (with their passwords)
+// in its environment, not in the process list.
+func (o *UpOptions) replicaCommand(exe string) func(sandbox.ReplicaSpec) *exec.Cmd {
+	return func(r sandbox.ReplicaSpec) *exec.Cmd {
+		args := []string{"sandbox", "serve", "--replica", strconv.Itoa(r.Index), "--replicas", strconv.Itoa(r.Replicas),
+			"--dir", r.Dir, "--namespace", r.Namespace, "--listen-fd", strconv.Itoa(r.ListenFD)}
+		args = append(args, o.Mode.args()...)
+		if o.RedisFlags.CAFile != "" {
+			args = append(args, "--redis-ca", o.RedisFlags.CAFile)
 		}
-	}
-	return nil
-}
-
-func statusOK(ctx context.Context, c *http.Client, base string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/status", nil)
-	if err != nil {
-		return false
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return false
-	}
-	defer resp.Body.Close()
-	var st struct {
-		Sandbox bool `json:"sandbox"`
-	}
-	return resp.StatusCode == http.StatusOK && json.NewDecoder(resp.Body).Decode(&st) == nil && st.Sandbox
-}
-
-// stopReplicas sends SIGTERM to every live replica (by pid), waits up to stopGrace, then
-// SIGKILLs what is left and waits for it.
-func stopReplicas(replicas []*replica) {
-	for _, r := range replicas {
-		select {
-		case <-r.done:
-		default:
-			_ = r.cmd.Process.Signal(syscall.SIGTERM)
+		if o.RedisFlags.PasswordFile != "" {
+			args = append(args, "--redis-password-file", o.RedisFlags.PasswordFile)
 		}
+		cmd := exec.Command(exe, args...)
+		// A cluster or Sentinel in the caller's environment is not the sandbox's: blank them.
+		cmd.Env = append(append(os.Environ(), "OSCTL_REDIS="+strings.Join(r.RedisURLs, ","), "OSCTL_REDIS_CLUSTER=", "OSCTL_REDIS_SENTINEL="), jobEnv(o.Mode.Jobs)...)
+		cmd.Stdout = o.IO.ErrOut
+		cmd.Stderr = o.IO.ErrOut
+		return cmd
 	}
-	deadline := time.NewTimer(stopGrace)
-	defer deadline.Stop()
-	expired := false
-	for _, r := range replicas {
-		if !expired {
-			select {
-			case <-r.done:
-				continue
-			case <-deadline.C:
-				expired = true
-			}
-		}
-		select {
-		case <-r.done:
-		default:
-			_ = r.cmd.Process.Kill()
-			<-r.done
-		}
-	}
-}
-
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
 }
 
 // announce prints what is up: a summary on stderr, and the JSON line (sandbox.UpResult) scripts
 // read on stdout, flushed at once.
-func announce(o *UpOptions, dir string, replicas []*replica, urls []string) {
+func announce(o *UpOptions, sup *sandbox.Supervisor) {
 	errOut := o.IO.ErrOut
-	res := sandbox.UpResult{StateDir: dir, Locking: o.Mode.Locking, Queue: o.Mode.Queue, Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
+	replicas := sup.Replicas()
+	res := sandbox.UpResult{StateDir: sup.Dir(), Locking: string(o.Mode.Locking), Queue: string(o.Mode.Queue), Pid: os.Getpid(), Replicas: []string{}, Redis: []string{}}
 	for _, r := range replicas {
-		res.Replicas = append(res.Replicas, r.url)
+		res.Replicas = append(res.Replicas, r.Addr)
 	}
-	for _, u := range urls {
+	for _, u := range sup.RedisURLs() {
 		res.Redis = append(res.Redis, redact.URL(u))
 	}
 	fmt.Fprintf(errOut, "sandbox: %d replica(s) up, locking %s, queue %s, max-active %d%s, %s, background workers poll every %v%s, state dir %s\n",
-		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), o.Mode.Jobs.summary(), o.Mode.BackgroundInterval, o.Mode.faultNote(), dir)
+		len(replicas), o.Mode.Locking, o.Mode.Queue, o.Mode.MaxActive, o.Mode.ceilingNote(len(replicas)), jobSummary(o.Mode.Jobs), o.Mode.BackgroundInterval, o.Mode.faultNote(), sup.Dir())
 	for _, r := range replicas {
-		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.index, r.url, r.cmd.Process.Pid)
+		fmt.Fprintf(errOut, "  replica %d  %s  (pid %d)\n", r.Index, r.Addr, r.Pid)
 	}
 	for _, u := range res.Redis {
 		fmt.Fprintf(errOut, "  redis      %s\n", u)

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"context"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -22,6 +23,18 @@ func newRoot(f *cmdutil.Factory, sub *cobra.Command) *cobra.Command {
 	return root
 }
 
+// parse runs `osctl sandbox NAME args` as newCmd builds it and returns the options it was
+// given, or its error.
+func parse[O any](name string, newCmd func(*cmdutil.Factory, func(context.Context, *O) error) *cobra.Command, args ...string) (*O, error) {
+	f := cmdutil.New("test")
+	io, _, _, _ := cmdutil.Test()
+	f.IO = io
+	var got *O
+	root := newRoot(f, newCmd(f, func(_ context.Context, o *O) error { got = o; return nil }))
+	root.SetArgs(append([]string{"sandbox", name}, args...))
+	return got, root.Execute()
+}
+
 func TestUpFlags(t *testing.T) {
 	cases := []struct {
 		args    []string
@@ -36,12 +49,12 @@ func TestUpFlags(t *testing.T) {
 			if o.Mode.BackgroundInterval != 5*time.Second || !o.Mode.ZipRewrite || o.Mode.DropCreates != 0 || o.Mode.faultNote() != "" {
 				t.Errorf("worker defaults: interval %v, zip rewrite %v, drop %v (note %q); want 5s, on, 0", o.Mode.BackgroundInterval, o.Mode.ZipRewrite, o.Mode.DropCreates, o.Mode.faultNote())
 			}
-			if o.Mode.JobSkew != 0 {
-				t.Errorf("--queue local: job duration skew %v, want 0", o.Mode.JobSkew)
+			if o.Mode.JobDurationSkew != 0 {
+				t.Errorf("--queue local: job duration skew %v, want 0", o.Mode.JobDurationSkew)
 			}
 		}},
 		{args: []string{"--replicas", "2", "--queue", "split"}, check: func(t *testing.T, o *UpOptions) {
-			if o.Mode.Queue != "split" || o.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
+			if o.Mode.Queue != "split" || o.Mode.JobDurationSkew != sandbox.DefaultSplitJobDurationSkew {
 				t.Errorf("--queue split: %+v, want skew %v", o.Mode, sandbox.DefaultSplitJobDurationSkew)
 			}
 			if got := o.Mode.ceilingNote(2); !strings.Contains(got, "1 per replica") || !strings.Contains(got, "2s on replica 1") {
@@ -49,13 +62,13 @@ func TestUpFlags(t *testing.T) {
 			}
 		}},
 		{args: []string{"--queue", "split", "--job-duration-skew", "0"}, check: func(t *testing.T, o *UpOptions) {
-			if o.Mode.JobSkew != 0 {
-				t.Errorf("an explicit --job-duration-skew 0 became %v", o.Mode.JobSkew)
+			if o.Mode.JobDurationSkew != 0 {
+				t.Errorf("an explicit --job-duration-skew 0 became %v", o.Mode.JobDurationSkew)
 			}
 		}},
 		{args: []string{"--queue", "shared", "--job-duration-skew", "0.5", "--redis", "redis://127.0.0.1:1"}, check: func(t *testing.T, o *UpOptions) {
-			if o.Mode.JobSkew != 0.5 {
-				t.Errorf("skew %v, want 0.5", o.Mode.JobSkew)
+			if o.Mode.JobDurationSkew != 0.5 {
+				t.Errorf("skew %v, want 0.5", o.Mode.JobDurationSkew)
 			}
 		}},
 		{args: []string{"--job-duration-skew", "-1"}, wantErr: "--job-duration-skew -1"},
@@ -95,13 +108,7 @@ func TestUpFlags(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			f := cmdutil.New("test")
-			io, _, _, _ := cmdutil.Test()
-			f.IO = io
-			var got *UpOptions
-			root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { got = o; return nil }))
-			root.SetArgs(append([]string{"sandbox", "up"}, c.args...))
-			err := root.Execute()
+			got, err := parse("up", NewCmdUp, c.args...)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) {
 					t.Fatalf("error %v, want one naming %q", err, c.wantErr)
@@ -137,26 +144,17 @@ func TestServeRefusesNonLoopback(t *testing.T) {
 }
 
 func TestModeArgsRoundTrip(t *testing.T) {
-	f := cmdutil.New("test")
-	io, _, _, _ := cmdutil.Test()
-	f.IO = io
-	var up *UpOptions
-	root := newRoot(f, NewCmdUp(f, func(_ context.Context, o *UpOptions) error { up = o; return nil }))
-	root.SetArgs([]string{"sandbox", "up", "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
+	up, err := parse("up", NewCmdUp, "--locking", "local", "--queue", "shared", "--max-pool", "3", "--max-requests", "4",
 		"--max-active", "5", "--job-duration", "2s", "--job-duration-skew", "0.37", "--hold", "250ms", "--upload-chunk", "99", "--write-delay", "3ms", "--max-body", "1234", "--lock-ttl", "7s",
-		"--background-interval", "1.5s", "--zip-rewrite=false", "--drop-creates", "0.125"})
-	if err := root.Execute(); err != nil {
+		"--background-interval", "1.5s", "--zip-rewrite=false", "--drop-creates", "0.125")
+	if err != nil {
 		t.Fatal(err)
 	}
-	var serve *ServeOptions
-	f2 := cmdutil.New("test")
-	f2.IO = io
-	root2 := newRoot(f2, NewCmdServe(f2, func(_ context.Context, o *ServeOptions) error { serve = o; return nil }))
-	root2.SetArgs(append([]string{"sandbox", "serve", "--dir", "/tmp/x", "--listen-fd", "3"}, up.Mode.args()...))
-	if err := root2.Execute(); err != nil {
+	serve, err := parse("serve", NewCmdServe, append([]string{"--dir", "/tmp/x", "--listen-fd", "3"}, up.Mode.args()...)...)
+	if err != nil {
 		t.Fatal(err)
 	}
-	if serve.Mode != up.Mode {
+	if !reflect.DeepEqual(serve.Mode, up.Mode) {
 		t.Fatalf("replica got %+v, up had %+v", serve.Mode, up.Mode)
 	}
 }
@@ -177,13 +175,7 @@ func TestServeReplicaCount(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
-			f := cmdutil.New("test")
-			io, _, _, _ := cmdutil.Test()
-			f.IO = io
-			var got *ServeOptions
-			root := newRoot(f, NewCmdServe(f, func(_ context.Context, o *ServeOptions) error { got = o; return nil }))
-			root.SetArgs(append([]string{"sandbox", "serve", "--dir", t.TempDir(), "--queue", "split"}, c.args...))
-			err := root.Execute()
+			got, err := parse("serve", NewCmdServe, append([]string{"--dir", t.TempDir(), "--queue", "split"}, c.args...)...)
 			if c.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), c.wantErr) || cmdutil.ExitCode(err) != cmdutil.ExitError {
 					t.Fatalf("error %v, want one naming %q with exit 2", err, c.wantErr)
@@ -196,8 +188,8 @@ func TestServeReplicaCount(t *testing.T) {
 			if got.Replicas != c.want {
 				t.Errorf("replicas %d, want %d", got.Replicas, c.want)
 			}
-			if got.Mode.JobSkew != sandbox.DefaultSplitJobDurationSkew {
-				t.Errorf("serve --queue split: skew %v, want the split default", got.Mode.JobSkew)
+			if got.Mode.JobDurationSkew != sandbox.DefaultSplitJobDurationSkew {
+				t.Errorf("serve --queue split: skew %v, want the split default", got.Mode.JobDurationSkew)
 			}
 		})
 	}
