@@ -50,11 +50,17 @@ type SupervisorConfig struct {
 	ReadyTimeout time.Duration
 	// StopGrace is how long Stop waits after SIGTERM before it kills a replica. The default is 5s.
 	StopGrace time.Duration
+	// Restart starts a replica or a started redis-server that ends after Start again, as a
+	// Deployment's controller would: a replica on its same listening socket (so on the same
+	// port), a redis-server on the same port without its data (it never persists). Done is then
+	// closed only by Stop, or when one process has ended restartLimit (5) times within a minute. Without
+	// Restart, Done is closed when any of them ends.
+	Restart bool
 }
 
 // DefaultSupervisorConfig returns the supervisor's defaults (those of `osctl sandbox up`).
 func DefaultSupervisorConfig() SupervisorConfig {
-	return SupervisorConfig{Replicas: 1, RedisMasters: 1, ReadyTimeout: 30 * time.Second, StopGrace: 5 * time.Second}
+	return SupervisorConfig{Replicas: 1, RedisMasters: 1, ReadyTimeout: 30 * time.Second, StopGrace: 5 * time.Second, Restart: true}
 }
 
 func (c SupervisorConfig) withDefaults() SupervisorConfig {
@@ -100,12 +106,12 @@ type ReplicaSpec struct {
 // Process is one process a Supervisor started.
 type Process struct {
 	// Kind is "replica" or "redis-server".
-	Kind string
+	Kind string `json:"kind"`
 	// Index is a replica's index (0 for a redis-server).
-	Index int
+	Index int `json:"index"`
 	// Addr is a replica's base URL (http://127.0.0.1:PORT) or a redis-server's 127.0.0.1:PORT.
-	Addr string
-	Pid  int
+	Addr string `json:"addr"`
+	Pid  int    `json:"pid"`
 }
 
 // String names the process as the supervisor's errors do: "replica 1 (pid 42)".
@@ -150,14 +156,16 @@ type Supervisor struct {
 	cfg SupervisorConfig
 	ns  string
 
-	mu       sync.Mutex
-	replicas []*replicaProc
-	servers  []*redisproc.Server
-	urls     []string
-	exit     *ExitError
-	ended    bool
-	done     chan struct{}
-	stopOnce sync.Once
+	mu           sync.Mutex
+	replicas     []*replicaProc
+	servers      []*redisproc.Server
+	urls         []string
+	exit         *ExitError
+	ended        bool
+	restarts     []time.Time // when processes were last started again, for restartLimit
+	restartCount int
+	done         chan struct{}
+	stopOnce     sync.Once
 }
 
 // NewSupervisor returns a supervisor of cfg; Start starts its processes.
@@ -228,34 +236,15 @@ func (s *Supervisor) startRedis(ctx context.Context) error {
 	return nil
 }
 
-// watch closes Done when a replica or a started redis-server ends, unless Stop came first.
+// watch follows every replica and started redis-server (supervisor_restart.go).
 func (s *Supervisor) watch() {
 	for _, r := range s.replicas {
-		go func() {
-			<-r.done
-			s.end(&ExitError{Process: r.process(), Err: r.err})
-		}()
+		go s.watchReplica(r)
 	}
-	if len(s.servers) == 0 {
-		return
+	if len(s.servers) > 0 {
+		go s.watchRedis()
 	}
-	go func() {
-		tick := time.NewTicker(500 * time.Millisecond)
-		defer tick.Stop()
-		for {
-			select {
-			case <-s.done:
-				return
-			case <-tick.C:
-			}
-			for _, srv := range s.servers {
-				if !srv.Alive() {
-					s.end(&ExitError{Process: serverProcess(srv)})
-					return
-				}
-			}
-		}
-	}()
+	s.writeProcesses()
 }
 
 // end closes Done once, recording why (nil: Stop).
@@ -293,6 +282,10 @@ func (s *Supervisor) Stop() {
 		replicas, servers := s.replicas, s.servers
 		s.mu.Unlock()
 		stopReplicas(replicas, s.cfg.StopGrace)
+		for _, r := range replicas {
+			r.lf.Close()
+		}
+		s.removeProcesses()
 		if len(replicas) > 0 {
 			s.cfg.Logf("stopped %d replica(s); state kept in %s", len(replicas), s.cfg.Dir)
 		}

@@ -20,9 +20,12 @@ const replicaListenFD = 3
 type replicaProc struct {
 	index int
 	url   string
-	cmd   *exec.Cmd
-	done  chan struct{}
-	err   error // cmd.Wait's, once done is closed
+	// lf is the replica's listening socket, kept open so that a replica started again serves on
+	// the same port (connections wait in its backlog meanwhile); closed by Stop.
+	lf   *os.File
+	cmd  *exec.Cmd
+	done chan struct{}
+	err  error // cmd.Wait's, once done is closed
 }
 
 func (r *replicaProc) process() Process {
@@ -39,7 +42,7 @@ func (r *replicaProc) alive() bool {
 }
 
 // startReplica opens replica i's listening socket here (so its port is known and never raced
-// for) and starts the replica's command on it, in its own process group.
+// for) and starts the replica's command on it.
 func (s *Supervisor) startReplica(i int) (*replicaProc, error) {
 	c := s.cfg
 	port := 0
@@ -55,8 +58,17 @@ func (s *Supervisor) startReplica(i int) (*replicaProc, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer lf.Close()
-	cmd := s.replicaCommand(ReplicaSpec{Index: i, Replicas: c.Replicas, Dir: c.Dir, Namespace: s.ns, RedisURLs: s.RedisURLs(), ListenFD: replicaListenFD})
+	r, err := s.spawnReplica(i, "http://"+l.Addr().String(), lf)
+	if err != nil {
+		lf.Close()
+	}
+	return r, err
+}
+
+// spawnReplica starts replica i's command on its listening socket lf, in its own process group.
+func (s *Supervisor) spawnReplica(i int, url string, lf *os.File) (*replicaProc, error) {
+	c := s.cfg
+	cmd := s.replicaCommand(ReplicaSpec{Index: i, Replicas: c.Replicas, Dir: c.Dir, Namespace: s.ns, RedisURLs: s.urls, ListenFD: replicaListenFD})
 	cmd.ExtraFiles = []*os.File{lf}
 	if cmd.Stdout == nil {
 		cmd.Stdout = c.Output
@@ -68,7 +80,7 @@ func (s *Supervisor) startReplica(i int) (*replicaProc, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting replica %d: %v", i, err)
 	}
-	r := &replicaProc{index: i, url: "http://" + l.Addr().String(), cmd: cmd, done: make(chan struct{})}
+	r := &replicaProc{index: i, url: url, lf: lf, cmd: cmd, done: make(chan struct{})}
 	go func() { r.err = cmd.Wait(); close(r.done) }()
 	return r, nil
 }

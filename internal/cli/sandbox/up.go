@@ -46,6 +46,7 @@ type UpOptions struct {
 	RedisMasters int
 	Dir          string
 	PortBase     int
+	Restart      bool
 }
 
 // NewCmdUp returns `osctl sandbox up`.
@@ -62,8 +63,11 @@ there (--locking redlock locks on every master, --queue shared keeps its jobs on
 When every replica answers GET /status, up prints one
 JSON line on stdout for scripts (replica URLs, state dir, Redis URLs with passwords redacted,
 modes, its pid) and stays in the foreground. Ctrl-C or SIGTERM stops every replica and
-redis-server it started; the state directory is kept. If a replica dies, up says so, stops the
-rest and exits 2.`,
+redis-server it started; the state directory is kept. A replica that dies is started again on
+the same port, and a redis-server it started on the same port without its data, as a
+Deployment would (five deaths of one process within a minute stop the sandbox); up says so and
+rewrites sandbox-processes.json in the state directory, which names every process for
+'osctl stress --nemesis'. With --restart=false, a death stops the rest and up exits 2.`,
 		Example: `  # the real app's behaviour on three replicas: races appear under load
   osctl sandbox up --replicas 3
 
@@ -91,6 +95,7 @@ rest and exits 2.`,
 	cmd.Flags().IntVar(&opts.RedisMasters, "redis-masters", d.RedisMasters, "redis-server processes to start when no --redis URL is given")
 	cmd.Flags().StringVar(&opts.Dir, "dir", d.Dir, "shared state directory (default a new temporary directory, printed)")
 	cmd.Flags().IntVar(&opts.PortBase, "port-base", d.PortBase, "first replica's port; replica i listens on port-base+i (0: free ports)")
+	cmd.Flags().BoolVar(&opts.Restart, "restart", d.Restart, "start a replica or redis-server that dies again on the same port, as a Deployment would (false: stop the sandbox and exit 2)")
 	return cmd
 }
 
@@ -134,7 +139,7 @@ func upRun(ctx context.Context, o *UpOptions) error {
 		}
 	}
 	sup := sandbox.NewSupervisor(sandbox.SupervisorConfig{
-		Replicas: o.Replicas, Dir: dir, PortBase: o.PortBase, RedisURLs: urls, RedisMasters: o.RedisMasters,
+		Replicas: o.Replicas, Dir: dir, PortBase: o.PortBase, RedisURLs: urls, RedisMasters: o.RedisMasters, Restart: o.Restart,
 		Command: o.replicaCommand(exe),
 		Logf:    func(format string, a ...any) { fmt.Fprintf(errOut, "sandbox: "+format+"\n", a...) },
 	})
@@ -144,7 +149,7 @@ func upRun(ctx context.Context, o *UpOptions) error {
 	}
 	defer sup.Stop()
 	announce(o, sup)
-	// Stay up until interrupted or until a replica or a started redis-server dies.
+	// Stay up until interrupted, or until a process dies (without --restart) or crash-loops.
 	select {
 	case <-ctx.Done():
 		fmt.Fprintln(errOut, "sandbox: stopping")

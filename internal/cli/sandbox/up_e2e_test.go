@@ -99,8 +99,34 @@ func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 	}
 }
 
-func TestUpExitsWhenAReplicaDies(t *testing.T) {
+// TestUpRestartsAKilledReplica: by default a replica that dies is started again on its port,
+// and up says so and stays up.
+func TestUpRestartsAKilledReplica(t *testing.T) {
 	sb := sandboxenv.Start(t, "--replicas", "2")
+	kids := replicaPids(t, sb.Pid)
+	if len(kids) != 2 {
+		t.Fatalf("up has %d replicas, want 2", len(kids))
+	}
+	if err := syscall.Kill(kids[1], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 20*time.Second, "up says it started the replica again", func() bool {
+		return strings.Contains(sb.Stderr(), "exited (signal: killed); started it again on http://127.0.0.1:")
+	}, sb.Stderr)
+	if ok, _ := sb.Exited(); ok {
+		t.Fatalf("up exited after a replica died:\n%s", sb.Stderr())
+	}
+	for _, u := range sb.Replicas {
+		resp, err := http.Get(u + "/status")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("%s after the restart: %v", u, err)
+		}
+		resp.Body.Close()
+	}
+}
+
+func TestUpExitsWhenAReplicaDies(t *testing.T) {
+	sb := sandboxenv.Start(t, "--replicas", "2", "--restart=false")
 	kids := replicaPids(t, sb.Pid)
 	if len(kids) != 2 {
 		t.Fatalf("up has %d replicas, want 2", len(kids))
