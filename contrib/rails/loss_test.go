@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/lock"
 )
@@ -86,17 +88,24 @@ func TestRubyLossStopsTheBlock(t *testing.T) {
 					return err == nil && n == 0, nil
 				})
 			}
-			l, err := lock.New(testenv.Clients(masters), lock.WithTTL(ttl))
-			if err != nil {
-				t.Fatal(err)
-			}
-			lease, err := l.TryAcquire(ctx, key)
-			if err != nil {
-				t.Fatalf("pkg/lock cannot take the key after the loss: %v", err)
-			}
-			_ = lease.Release(ctx)
+			mustTake(t, ctx, testenv.Clients(masters), ttl, key, "the key after the loss")
 		})
 	}
+}
+
+// mustTake fails the test unless pkg/lock takes key on clients at once (then it releases it);
+// what names the key in the failure.
+func mustTake(t *testing.T, ctx context.Context, clients []redis.UniversalClient, ttl time.Duration, key, what string) {
+	t.Helper()
+	l, err := lock.New(clients, lock.WithTTL(ttl))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lease, err := l.TryAcquire(ctx, key)
+	if err != nil {
+		t.Fatalf("pkg/lock cannot take %s: %v", what, err)
+	}
+	_ = lease.Release(ctx)
 }
 
 // countTicks counts the tick lines and fails on any stamped after lostAt.
@@ -156,15 +165,7 @@ func TestRubyCrashLeavesAnExpiringLock(t *testing.T) {
 		})
 	}
 	t.Logf("the killed holder's lock expired %v after kill -9 (TTL %v)", time.Since(killed).Round(100*time.Millisecond), ttl)
-	l, err := lock.New(clients, lock.WithTTL(ttl))
-	if err != nil {
-		t.Fatal(err)
-	}
-	lease, err := l.TryAcquire(ctx, key)
-	if err != nil {
-		t.Fatalf("pkg/lock cannot take the expired key: %v", err)
-	}
-	_ = lease.Release(ctx)
+	mustTake(t, ctx, clients, ttl, key, "the expired key")
 
 	// A stale lock without TTL, written by hand in the holder format.
 	stale := lock.Key("crash-5d1c", "extract")

@@ -67,27 +67,28 @@ func TestPatchAppliesToUpstream(t *testing.T) {
 			t.Errorf("the patch touches %s: it may touch only application code (server/app, server/config/initializers)", f)
 		}
 	}
-	b, err := os.ReadFile(filepath.Join(dir, "server", "app", "models", "analysis.rb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"storage: :osctl_atomic", "OsctlLock::SharedFiles.replace_dir(shared_directory_path", "::Zip.sort_entries = false"} {
-		if !strings.Contains(string(b), want) {
-			t.Errorf("patched analysis.rb lacks %q", want)
-		}
-	}
-	init, err := os.ReadFile(filepath.Join(dir, "server", "config", "initializers", "osctl_lock.rb"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"return super if @queued_for_write.empty?", "raise \"osctl_lock: neither REDLOCK_URLS nor REDIS_URL is set", "OSCTL_LOCK=off"} {
-		if !strings.Contains(string(init), want) {
-			t.Errorf("patched config/initializers/osctl_lock.rb lacks %q", want)
-		}
-	}
-	if strings.Contains(string(b), "SKIPPED: #{f.name}, already existed") {
+	analysis := patchedHas(t, dir, "app/models/analysis.rb",
+		"storage: :osctl_atomic", "OsctlLock::SharedFiles.replace_dir(shared_directory_path", "::Zip.sort_entries = false")
+	patchedHas(t, dir, "config/initializers/osctl_lock.rb",
+		"return super if @queued_for_write.empty?", "raise \"osctl_lock: neither REDLOCK_URLS nor REDIS_URL is set", "OSCTL_LOCK=off")
+	if strings.Contains(analysis, "SKIPPED: #{f.name}, already existed") {
 		t.Error("patched analysis.rb still skips files that already exist")
 	}
+}
+
+// patchedHas reads the patched server/rel under dir and checks that it holds every want.
+func patchedHas(t *testing.T, dir, rel string, wants ...string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "server", filepath.FromSlash(rel)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range wants {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("patched %s lacks %q", rel, want)
+		}
+	}
+	return string(b)
 }
 
 // patchedFiles lists the files a patch changes (its "+++ b/..." lines).

@@ -279,20 +279,19 @@ func TestMarkersAndLinks(t *testing.T) {
 	}
 }
 
-// TestMarkerParsing checks the marker grammar on examples, including the ones that must fail.
-func TestMarkerParsing(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "x.md")
-	src := "# x\n<!-- test: cluster expect-exit 1 -->\n```sh\nosctl version\n```\n\n```sh\necho unmarked\n```\n" +
-		"<!-- test: nowhere -->\n```sh\necho bad\n```\n<!-- test: static -->\n```text\nnot run\n```\n```bash\necho\n```\n"
+// parseSource parses src as the document name in a directory of its own.
+func parseSource(t *testing.T, name, src string) (doc, []string) {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
 	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d, problems := parseDoc(p)
-	if len(d.blocks) != 1 || d.blocks[0].target != targetCluster || d.blocks[0].expectExit != 1 || d.blocks[0].code != "osctl version\n" || d.blocks[0].line != 3 {
-		t.Fatalf("blocks %+v", d.blocks)
-	}
-	want := []string{"x.md:7: ```sh block without", "x.md:10: test marker", "x.md:14: test marker before a ```text", "x.md:18: ```bash block"}
+	return parseDoc(p)
+}
+
+// wantProblems checks that there are as many problems as want and each starts with its want.
+func wantProblems(t *testing.T, problems, want []string) {
+	t.Helper()
 	if len(problems) != len(want) {
 		t.Fatalf("problems %q, want %d", problems, len(want))
 	}
@@ -301,6 +300,18 @@ func TestMarkerParsing(t *testing.T) {
 			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
 		}
 	}
+}
+
+// TestMarkerParsing checks the marker grammar on examples, including the ones that must fail.
+func TestMarkerParsing(t *testing.T) {
+	src := "# x\n<!-- test: cluster expect-exit 1 -->\n```sh\nosctl version\n```\n\n```sh\necho unmarked\n```\n" +
+		"<!-- test: nowhere -->\n```sh\necho bad\n```\n<!-- test: static -->\n```text\nnot run\n```\n```bash\necho\n```\n"
+	d, problems := parseSource(t, "x.md", src)
+	if len(d.blocks) != 1 || d.blocks[0].target != targetCluster || d.blocks[0].expectExit != 1 || d.blocks[0].code != "osctl version\n" || d.blocks[0].line != 3 {
+		t.Fatalf("blocks %+v", d.blocks)
+	}
+	want := []string{"x.md:7: ```sh block without", "x.md:10: test marker", "x.md:14: test marker before a ```text", "x.md:18: ```bash block"}
+	wantProblems(t, problems, want)
 }
 
 // TestAttemptsMarker: attempts N gives a probabilistic block N runs, 1 to 5.
@@ -319,26 +330,15 @@ func TestAttemptsMarker(t *testing.T) {
 // TestRubyMarkerParsing checks the ```ruby markers: ruby and ruby-syntax, each only before a
 // ```ruby block, and a ```ruby block never unmarked.
 func TestRubyMarkerParsing(t *testing.T) {
-	p := filepath.Join(t.TempDir(), "r.md")
 	src := "<!-- test: ruby -->\n```ruby\nputs 1\n```\n```ruby\nputs 2\n```\n<!-- test: static -->\n```ruby\nx\n```\n" +
 		"<!-- test: ruby -->\n```sh\necho\n```\n<!-- test: ruby-syntax expect-exit 1 -->\n```ruby\nfoo(\n```\n"
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	d, problems := parseDoc(p)
+	d, problems := parseSource(t, "r.md", src)
 	if len(d.blocks) != 2 || d.blocks[0].target != targetRuby || d.blocks[0].code != "puts 1\n" ||
 		d.blocks[1].target != targetSyntax || d.blocks[1].expectExit != 1 || d.blocks[1].line != 17 {
 		t.Fatalf("blocks %+v", d.blocks)
 	}
 	want := []string{"r.md:5: ```ruby block without", "r.md:8: test target \"static\" is not one for a ```ruby", "r.md:12: test target \"ruby\" is not one for a ```sh"}
-	if len(problems) != len(want) {
-		t.Fatalf("problems %q, want %d", problems, len(want))
-	}
-	for i, w := range want {
-		if !strings.HasPrefix(problems[i], w) {
-			t.Errorf("problem %d = %q, want prefix %q", i, problems[i], w)
-		}
-	}
+	wantProblems(t, problems, want)
 }
 
 // TestDocs runs every block of every document, each document in its own environment.

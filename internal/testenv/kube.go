@@ -178,19 +178,7 @@ type kubeconfigs struct{ admin, kcm, sched string }
 func (k *Kube) writeKubeconfigs(pki string) (kubeconfigs, error) {
 	kcfg := func(name, user, cert string) (string, error) {
 		p := filepath.Join(k.Dir, name+".kubeconfig")
-		s := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster: {server: "%s", certificate-authority: "%s/ca.crt"}
-users:
-- name: %s
-  user: {client-certificate: "%s/%s.crt", client-key: "%s/%s.key"}
-contexts:
-- name: local
-  context: {cluster: local, user: %s}
-current-context: local
-`, k.Server, pki, user, pki, cert, pki, cert, user)
+		s := kubeconfigText(k.Server, pki, user, fmt.Sprintf(`{client-certificate: "%s/%s.crt", client-key: "%s/%s.key"}`, pki, cert, pki, cert), "")
 		return p, os.WriteFile(p, []byte(s), 0o600)
 	}
 	var c kubeconfigs
@@ -206,6 +194,28 @@ current-context: local
 	}
 	c.sched, err = kcfg("sched", "system:kube-scheduler", "kube-scheduler")
 	return c, err
+}
+
+// kubeconfigText is a kubeconfig for server, whose CA is in the directory pki, with the one user
+// and its credentials (a YAML flow mapping), in namespace ns unless it is "".
+func kubeconfigText(server, pki, user, credentials, ns string) string {
+	use := "cluster: local, user: " + user
+	if ns != "" {
+		use += ", namespace: " + ns
+	}
+	return fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters:
+- name: local
+  cluster: {server: "%s", certificate-authority: "%s/ca.crt"}
+users:
+- name: %s
+  user: %s
+contexts:
+- name: local
+  context: {%s}
+current-context: local
+`, server, pki, user, credentials, use)
 }
 
 // startControlPlane starts etcd, kube-apiserver (and waits until it is ready), the controllers
@@ -455,17 +465,7 @@ func (k *Kube) setPodExecEnv(t testing.TB, ns, pod string, env map[string]string
 	for name, v := range env {
 		fmt.Fprintf(&envs, "      - name: %s\n        value: %q\n", name, v)
 	}
-	k.Apply(t, ns, fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
-kind: Exec
-metadata:
-  name: %s
-spec:
-  execs:
-  - local:
-      envs:
-      - name: KWOK_FAKE_EXEC
-        value: "1"
-%s`, pod, envs.String()))
+	k.Apply(t, ns, kwokExec("Exec", pod, envs.String()))
 	// kwok picks the object up from a watch: wait until an exec sees it.
 	deadline := time.Now().Add(20 * time.Second)
 	for time.Now().Before(deadline) {
@@ -509,19 +509,7 @@ func (k *Kube) ServiceAccountKubeconfig(t testing.TB, ns, sa string) string {
 		t.Fatalf("token for %s/%s: %v", ns, sa, err)
 	}
 	p := filepath.Join(t.TempDir(), "sa.kubeconfig")
-	s := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: local
-  cluster: {server: "%s", certificate-authority: "%s/pki/ca.crt"}
-users:
-- name: %s
-  user: {token: "%s"}
-contexts:
-- name: local
-  context: {cluster: local, user: %s, namespace: %s}
-current-context: local
-`, k.Server, k.Dir, sa, tok.Status.Token, sa, ns)
+	s := kubeconfigText(k.Server, k.Dir+"/pki", sa, fmt.Sprintf(`{token: "%s"}`, tok.Status.Token), ns)
 	if err := os.WriteFile(p, []byte(s), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -652,33 +640,37 @@ exec "$bin" "$@"
 	return os.WriteFile(filepath.Join(dir, "sh"), []byte(sh), 0o755)
 }
 
-const clusterObjects = `apiVersion: kwok.x-k8s.io/v1alpha1
-kind: ClusterExec
+// clusterObjects are kwok's exec configuration and two nodes in two zones.
+var clusterObjects = kwokExec("ClusterExec", "cluster-exec-local", "") + kwokNode("kwok-node-0", "zone-a") + kwokNode("kwok-node-1", "zone-b")
+
+// kwokExec is a kwok exec object of kind (ClusterExec, or Exec for the pod name) that runs exec
+// on this host with KWOK_FAKE_EXEC=1 and the further env entries envs.
+func kwokExec(kind, name, envs string) string {
+	return fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
+kind: %s
 metadata:
-  name: cluster-exec-local
+  name: %s
 spec:
   execs:
   - local:
       envs:
       - name: KWOK_FAKE_EXEC
         value: "1"
----
+%s`, kind, name, envs)
+}
+
+// kwokNode is the manifest of a kwok node called name in zone, after a document separator.
+func kwokNode(name, zone string) string {
+	return fmt.Sprintf(`---
 apiVersion: v1
 kind: Node
 metadata:
-  name: kwok-node-0
+  name: %[1]s
   annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
-  labels: {kubernetes.io/hostname: kwok-node-0, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: zone-a}
+  labels: {kubernetes.io/hostname: %[1]s, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: %[2]s}
 spec: {}
----
-apiVersion: v1
-kind: Node
-metadata:
-  name: kwok-node-1
-  annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
-  labels: {kubernetes.io/hostname: kwok-node-1, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok, topology.kubernetes.io/zone: zone-b}
-spec: {}
-`
+`, name, zone)
+}
 
 // ReadyPods waits up to a minute until n pods matching selector in ns are Ready and returns
 // their names.

@@ -49,65 +49,58 @@ func ParseOptions(list []string, fsType string) Options {
 			}
 			o.Raw = append(o.Raw, opt)
 			k, v, _ := strings.Cut(opt, "=")
-			n, nerr := strconv.Atoi(v)
-			switch k {
-			case "vers", "nfsvers":
-				o.Version = v
-			case "v3":
-				o.Version = "3"
-			case "v4":
-				o.Version = "4"
-			case "noac":
-				o.Noac, o.Sync = true, true
-				o.ACRegMin, o.ACRegMax, o.ACDirMin, o.ACDirMax = 0, 0, 0, 0
-			case "ac":
-				o.Noac = false
-			case "sync":
-				o.Sync = true
-			case "async":
-				o.Sync = false
-			case "actimeo":
-				if nerr == nil {
-					o.ACRegMin, o.ACRegMax, o.ACDirMin, o.ACDirMax = n, n, n, n
-				}
-			case "acregmin":
-				if nerr == nil {
-					o.ACRegMin = n
-				}
-			case "acregmax":
-				if nerr == nil {
-					o.ACRegMax = n
-				}
-			case "acdirmin":
-				if nerr == nil {
-					o.ACDirMin = n
-				}
-			case "acdirmax":
-				if nerr == nil {
-					o.ACDirMax = n
-				}
-			case "nocto":
-				o.Nocto = true
-			case "cto":
-				o.Nocto = false
-			case "soft":
-				o.Soft = true
-			case "softerr":
-				o.Softerr = true
-			case "hard":
-				o.Soft, o.Softerr = false, false
-			case "lookupcache":
-				o.Lookupcache = v
-			case "nolock":
-				o.Nolock = true
-			case "lock":
-				o.Nolock = false
-			case "local_lock":
-				o.LocalLock = v
-			}
+			o.set(k, v)
 		}
 	}
 	return o
+}
+
+// set applies one option k (with its value v, when it has one), as the kernel does.
+func (o *Options) set(k, v string) {
+	seconds := map[string][]*int{
+		"actimeo":  {&o.ACRegMin, &o.ACRegMax, &o.ACDirMin, &o.ACDirMax},
+		"acregmin": {&o.ACRegMin},
+		"acregmax": {&o.ACRegMax},
+		"acdirmin": {&o.ACDirMin},
+		"acdirmax": {&o.ACDirMax},
+	}
+	flags := map[string]struct {
+		fields []*bool
+		on     bool
+	}{
+		"ac":      {[]*bool{&o.Noac}, false},
+		"sync":    {[]*bool{&o.Sync}, true},
+		"async":   {[]*bool{&o.Sync}, false},
+		"nocto":   {[]*bool{&o.Nocto}, true},
+		"cto":     {[]*bool{&o.Nocto}, false},
+		"soft":    {[]*bool{&o.Soft}, true},
+		"softerr": {[]*bool{&o.Softerr}, true},
+		"hard":    {[]*bool{&o.Soft, &o.Softerr}, false},
+		"nolock":  {[]*bool{&o.Nolock}, true},
+		"lock":    {[]*bool{&o.Nolock}, false},
+	}
+	words := map[string]*string{"vers": &o.Version, "nfsvers": &o.Version, "lookupcache": &o.Lookupcache, "local_lock": &o.LocalLock}
+	switch fields, f, w := seconds[k], flags[k], words[k]; {
+	case k == "v3":
+		o.Version = "3"
+	case k == "v4":
+		o.Version = "4"
+	case k == "noac":
+		o.Noac, o.Sync = true, true
+		o.ACRegMin, o.ACRegMax, o.ACDirMin, o.ACDirMax = 0, 0, 0, 0
+	case fields != nil:
+		if n, err := strconv.Atoi(v); err == nil {
+			for _, p := range fields {
+				*p = n
+			}
+		}
+	case f.fields != nil:
+		for _, p := range f.fields {
+			*p = f.on
+		}
+	case w != nil:
+		*w = v
+	}
 }
 
 // MountOptions parses the options of mount m.

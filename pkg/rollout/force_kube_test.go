@@ -19,28 +19,9 @@ func TestForceTakeover(t *testing.T) {
 	k := testenv.SharedKube(t)
 	w := rollouttest.New(t, k, rollouttest.Options{})
 	a := runner(w, "osctl-a")
-	holding := make(chan struct{})
-	var once atomic.Bool
-	a.Observer = func(p rollout.Progress) {
-		if p.Kind == rollout.ProgressReady && once.CompareAndSwap(false, true) {
-			close(holding)
-		}
-	}
 	p := plan([]int32{2, 3}, nil)
 	p.Hold.Duration = 30 * time.Second
-	done := make(chan *rollout.Outcome, 1)
-	go func() {
-		out, err := a.Run(context.Background(), mustInspect(t, a), p, nil)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out
-	}()
-	select {
-	case <-holding:
-	case <-time.After(60 * time.Second):
-		t.Fatal("step 1 never became ready")
-	}
+	done := runHolding(t, context.Background(), a, p)
 	b := runner(w, "osctl-b")
 	if _, err := b.Resume(context.Background(), mustInspect(t, b), nil); err == nil {
 		t.Fatal("resume without --force took a live Lease")

@@ -131,14 +131,7 @@ func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder s
 			Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder, LeaseDurationSeconds: &secs, AcquireTime: &t, RenewTime: &t},
 		}
 		created, err := leases.Create(ctx, l, metav1.CreateOptions{FieldManager: FieldManager})
-		if apierrors.IsAlreadyExists(err) {
-			return nil, fmt.Errorf("another osctl created the rollout Lease %s/%s at the same moment: try again", ns, k.name)
-		}
-		if err != nil {
-			return nil, fmt.Errorf("creating Lease %s/%s: %w", ns, k.name, err)
-		}
-		k.lease = created
-		return k, nil
+		return k.keep(created, err, apierrors.IsAlreadyExists(err), "created", "try again", "creating")
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading Lease %s/%s: %w", ns, k.name, err)
@@ -158,13 +151,20 @@ func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder s
 	}
 	l.Spec.LeaseTransitions = &tr
 	updated, err := leases.Update(ctx, l, metav1.UpdateOptions{FieldManager: FieldManager})
-	if apierrors.IsConflict(err) {
-		return nil, fmt.Errorf("another osctl took the rollout Lease %s/%s at the same moment: see osctl rollout status", ns, k.name)
+	return k.keep(updated, err, apierrors.IsConflict(err), "took", "see osctl rollout status", "taking")
+}
+
+// keep holds the Lease a create or an update (doing) returned. raced is the API's refusal
+// because another osctl wrote the Lease at the same moment: the error says what it did (verb)
+// and what to do then.
+func (k *leaseKeeper) keep(l *coordinationv1.Lease, err error, raced bool, verb, then, doing string) (*leaseKeeper, error) {
+	if raced {
+		return nil, fmt.Errorf("another osctl %s the rollout Lease %s/%s at the same moment: %s", verb, k.ns, k.name, then)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("taking Lease %s/%s: %w", ns, k.name, err)
+		return nil, fmt.Errorf("%s Lease %s/%s: %w", doing, k.ns, k.name, err)
 	}
-	k.lease = updated
+	k.lease = l
 	return k, nil
 }
 

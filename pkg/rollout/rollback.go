@@ -2,7 +2,6 @@ package rollout
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 )
@@ -47,13 +46,8 @@ func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target
 		Message: fmt.Sprintf("%s: restoring the HPA range %s", why, target), Deadline: r.now().Add(r.rollbackTimeout())})
 	if err := r.commit(rctx, j, prev); err != nil {
 		err = r.causeOf(rctx, err)
-		var ie *InterferenceError
-		switch {
-		case errors.Is(err, ErrLeaseLost):
-			r.observe(Progress{Kind: ProgressWarning, Message: err.Error() + ": stopping without touching the HPA"})
-			return &Outcome{Phase: PhaseStopped, Reason: err.Error(), Journal: j, Err: err}
-		case errors.As(err, &ie):
-			return r.stop(ctx, j, err)
+		if out := r.halt(ctx, j, err); out != nil {
+			return out
 		}
 		return r.rollbackFailed(ctx, j, err)
 	}

@@ -118,26 +118,23 @@ func (r *Runner) observe(p Progress) {
 	}
 }
 
-func (r *Runner) leaseDuration() time.Duration {
-	if r.LeaseDuration > 0 {
-		return r.LeaseDuration
+// positiveOr is d when it is positive, else def.
+func positiveOr(d, def time.Duration) time.Duration {
+	if d > 0 {
+		return d
 	}
-	return DefaultLeaseDuration
+	return def
+}
+
+func (r *Runner) leaseDuration() time.Duration {
+	return positiveOr(r.LeaseDuration, DefaultLeaseDuration)
 }
 
 func (r *Runner) rollbackTimeout() time.Duration {
-	if r.RollbackTimeout > 0 {
-		return r.RollbackTimeout
-	}
-	return DefaultRollbackTimeout
+	return positiveOr(r.RollbackTimeout, DefaultRollbackTimeout)
 }
 
-func (r *Runner) gateTimeout() time.Duration {
-	if r.GateTimeout > 0 {
-		return r.GateTimeout
-	}
-	return DefaultGateTimeout
-}
+func (r *Runner) gateTimeout() time.Duration { return positiveOr(r.GateTimeout, DefaultGateTimeout) }
 
 // Inspect reads the HPA, its scale target, the journal and the Lease.
 func (r *Runner) Inspect(ctx context.Context) (*Target, error) {

@@ -37,6 +37,33 @@ func nfsGate(w *rollouttest.Workload) rollout.Gate {
 	}}
 }
 
+// runHolding starts r's rollout of p and returns once step 1 is ready (its hold has begun), with
+// the channel the rollout's outcome arrives on. It sets r.Observer.
+func runHolding(t *testing.T, ctx context.Context, r *rollout.Runner, p rollout.Plan) <-chan *rollout.Outcome {
+	t.Helper()
+	holding := make(chan struct{})
+	var once atomic.Bool
+	r.Observer = func(p rollout.Progress) {
+		if p.Kind == rollout.ProgressReady && p.Step == 1 && once.CompareAndSwap(false, true) {
+			close(holding)
+		}
+	}
+	done := make(chan *rollout.Outcome, 1)
+	go func() {
+		out, err := r.Run(ctx, mustInspect(t, r), p, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- out
+	}()
+	select {
+	case <-holding:
+	case <-time.After(60 * time.Second):
+		t.Fatalf("step 1 (%d replicas) never became ready", p.Steps[0])
+	}
+	return done
+}
+
 func mustInspect(t *testing.T, r *rollout.Runner) *rollout.Target {
 	t.Helper()
 	tg, err := r.Inspect(context.Background())
@@ -197,28 +224,9 @@ func TestConcurrentRefusedAndInterruptRollsBack(t *testing.T) {
 	r := runner(w, "first-osctl")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	holding := make(chan struct{})
-	var once atomic.Bool
-	r.Observer = func(p rollout.Progress) {
-		if p.Kind == rollout.ProgressReady && p.Step == 1 && once.CompareAndSwap(false, true) {
-			close(holding)
-		}
-	}
 	p := plan([]int32{2, 3}, nil)
 	p.Hold.Duration = time.Minute
-	done := make(chan *rollout.Outcome, 1)
-	go func() {
-		out, err := r.Run(ctx, mustInspect(t, r), p, nil)
-		if err != nil {
-			t.Error(err)
-		}
-		done <- out
-	}()
-	select {
-	case <-holding:
-	case <-time.After(60 * time.Second):
-		t.Fatal("step 1 (2 replicas) never became ready")
-	}
+	done := runHolding(t, ctx, r, p)
 	r2 := runner(w, "second-osctl")
 	_, err := r2.Run(context.Background(), mustInspect(t, r2), p, nil)
 	var he *rollout.HeldError

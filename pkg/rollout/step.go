@@ -44,6 +44,20 @@ func (r *Runner) execute(ctx context.Context, k *leaseKeeper, j *Journal, gates 
 // fail decides what a failed step leads to: a stop (Lease lost, someone else changed the HPA) or
 // a rollback (gate, timeout, interruption, API error).
 func (r *Runner) fail(ctx context.Context, k *leaseKeeper, j *Journal, err error) *Outcome {
+	if out := r.halt(ctx, j, err); out != nil {
+		return out
+	}
+	reason := err.Error()
+	var ge *GateError
+	if errors.As(err, &ge) {
+		r.event(ctx, "Warning", "RolloutGateFailed", reason)
+	}
+	return r.rollback(ctx, k, j, reason, err)
+}
+
+// halt stops without touching the HPA when err is a lost Lease or someone else's change to the
+// HPA; for any other error it returns nil.
+func (r *Runner) halt(ctx context.Context, j *Journal, err error) *Outcome {
 	var ie *InterferenceError
 	switch {
 	case errors.Is(err, ErrLeaseLost):
@@ -52,12 +66,7 @@ func (r *Runner) fail(ctx context.Context, k *leaseKeeper, j *Journal, err error
 	case errors.As(err, &ie):
 		return r.stop(ctx, j, err)
 	}
-	reason := err.Error()
-	var ge *GateError
-	if errors.As(err, &ge) {
-		r.event(ctx, "Warning", "RolloutGateFailed", reason)
-	}
-	return r.rollback(ctx, k, j, reason, err)
+	return nil
 }
 
 // stop records that the rollout stopped without touching the HPA's spec.

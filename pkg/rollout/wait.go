@@ -60,18 +60,8 @@ func (e *TimeoutError) Error() string {
 // waitSettled watches (never polls) the Deployment until it is settled in r or ctx ends. The
 // caller bounds ctx with the step timeout. onChange is called with each new state.
 func waitSettled(ctx context.Context, r *Runner, name string, want Range, what string, onChange func(DeploymentState)) (DeploymentState, error) {
-	sel := fields.OneTermEqualSelector("metadata.name", name).String()
 	deps := r.Client.AppsV1().Deployments(r.Namespace)
-	lw := &cache.ListWatch{
-		ListWithContextFunc: func(ctx context.Context, o v1.ListOptions) (runtime.Object, error) {
-			o.FieldSelector = sel
-			return deps.List(ctx, o)
-		},
-		WatchFuncWithContext: func(ctx context.Context, o v1.ListOptions) (watch.Interface, error) {
-			o.FieldSelector = sel
-			return deps.Watch(ctx, o)
-		},
-	}
+	lw := namedListWatch(name, deps.List, deps.Watch)
 	var last DeploymentState
 	_, err := watchtools.UntilWithSync(ctx, lw, &appsv1.Deployment{}, nil, func(ev watch.Event) (bool, error) {
 		switch ev.Type {
@@ -103,21 +93,26 @@ func waitSettled(ctx context.Context, r *Runner, name string, want Range, what s
 	return last, nil
 }
 
-// watchSpec watches the HPA until its spec differs from what j expects, then returns an
-// *InterferenceError; it returns nil when ctx ends first.
-func watchSpec(ctx context.Context, r *Runner, j *Journal) error {
-	sel := fields.OneTermEqualSelector("metadata.name", r.HPA).String()
-	hpas := r.Client.AutoscalingV2().HorizontalPodAutoscalers(r.Namespace)
-	lw := &cache.ListWatch{
+// namedListWatch lists and watches, with list and watch, only the object called name.
+func namedListWatch[L runtime.Object](name string, list func(context.Context, v1.ListOptions) (L, error), watchF func(context.Context, v1.ListOptions) (watch.Interface, error)) *cache.ListWatch {
+	sel := fields.OneTermEqualSelector("metadata.name", name).String()
+	return &cache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, o v1.ListOptions) (runtime.Object, error) {
 			o.FieldSelector = sel
-			return hpas.List(ctx, o)
+			return list(ctx, o)
 		},
 		WatchFuncWithContext: func(ctx context.Context, o v1.ListOptions) (watch.Interface, error) {
 			o.FieldSelector = sel
-			return hpas.Watch(ctx, o)
+			return watchF(ctx, o)
 		},
 	}
+}
+
+// watchSpec watches the HPA until its spec differs from what j expects, then returns an
+// *InterferenceError; it returns nil when ctx ends first.
+func watchSpec(ctx context.Context, r *Runner, j *Journal) error {
+	hpas := r.Client.AutoscalingV2().HorizontalPodAutoscalers(r.Namespace)
+	lw := namedListWatch(r.HPA, hpas.List, hpas.Watch)
 	expected, digest := j.Expected, j.Original.SpecDigest
 	var found error
 	_, err := watchtools.UntilWithSync(ctx, lw, &autoscalingv2.HorizontalPodAutoscaler{}, nil, func(ev watch.Event) (bool, error) {

@@ -3,14 +3,12 @@ package preflight
 import (
 	"context"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/lock"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
 )
 
@@ -45,9 +43,8 @@ func allRun(ctx context.Context, o *AllOptions) error {
 	f := o.F
 	r := &Report{}
 	var firstErr error
-	fail := func(check string, err error) {
-		r.Errors = append(r.Errors, Skip{Check: check, Reason: err.Error()})
-		if firstErr == nil {
+	check := func(name string, rs []preflight.Result, err error) {
+		if err := r.check(name, rs, err); err != nil && firstErr == nil {
 			firstErr = err
 		}
 	}
@@ -57,11 +54,8 @@ func allRun(ctx context.Context, o *AllOptions) error {
 	m := o.Manifests
 	m.IO, m.Common, m.Workload, m.Path, m.AppLocksFiles = o.IO, o.Common, o.NFS.Workload, o.NFS.Path, true
 	if len(m.Files) > 0 || m.Values != "" {
-		if rs, err := manifestsResults(o.IO.In, &m); err != nil {
-			fail("manifests", err)
-		} else {
-			r.add("manifests", rs)
-		}
+		rs, err := manifestsResults(o.IO.In, &m)
+		check("manifests", rs, err)
 	} else {
 		skip("manifests", "no -f manifests or --values given")
 	}
@@ -76,16 +70,20 @@ func allRun(ctx context.Context, o *AllOptions) error {
 	if proc == "" {
 		proc = "/proc/self/mountinfo"
 	}
+	nfs := func() {
+		rs, err := nfsResults(ctx, &n)
+		check("nfs", rs, err)
+	}
 	switch {
 	case n.Mountinfo != "":
-		nfsCheck(ctx, r, &n, fail)
+		nfs()
 	case o.KubeConfigured:
 		n.Live = true
-		nfsCheck(ctx, r, &n, fail)
+		nfs()
 	default:
 		if ok, why := localNFS(proc, n.Path); ok {
 			n.Mountinfo = proc
-			nfsCheck(ctx, r, &n, fail)
+			nfs()
 		} else {
 			skip("nfs", why+"; pass --mountinfo FILE, or --kubeconfig/-n for the web pods")
 		}
@@ -95,11 +93,8 @@ func allRun(ctx context.Context, o *AllOptions) error {
 	if f.RedisGiven() {
 		rd := o.Redis
 		rd.IO, rd.Common, rd.Masters = o.IO, o.Common, f.RedisMasters
-		if rs, err := redisResults(ctx, &rd); err != nil {
-			fail("redis", err)
-		} else {
-			r.add("redis", preflight.ApplyIgnores(rs, o.Common.Config, nil))
-		}
+		rs, err := redisResults(ctx, &rd)
+		check("redis", rs, err)
 	} else {
 		skip("redis", "no --redis, --redis-cluster or --redis-sentinel URL, $OSCTL_REDIS or --redis-service given")
 	}
@@ -107,30 +102,4 @@ func allRun(ctx context.Context, o *AllOptions) error {
 		fmt.Fprintln(o.IO.ErrOut, "no check had input: pass -f/--values, --mountinfo, --redis, or a kubeconfig")
 	}
 	return finish(o.IO, o.Common, r, firstErr)
-}
-
-func nfsCheck(ctx context.Context, r *Report, n *NFSOptions, fail func(string, error)) {
-	rs, err := nfsResults(ctx, n)
-	if err != nil {
-		fail("nfs", err)
-		return
-	}
-	r.add("nfs", preflight.ApplyIgnores(rs, n.Common.Config, nil))
-}
-
-// localNFS reports whether an NFS mount holds p on this machine.
-func localNFS(proc, p string) (bool, string) {
-	fh, err := os.Open(proc)
-	if err != nil {
-		return false, "cannot read " + proc + ": " + err.Error()
-	}
-	defer fh.Close()
-	ms, err := nfscheck.ParseMountinfo(fh, proc)
-	if err != nil {
-		return false, err.Error()
-	}
-	if m, ok := nfscheck.FindMount(ms, p); ok && m.IsNFS() {
-		return true, ""
-	}
-	return false, "no NFS mount holds " + p + " on this machine"
 }

@@ -50,12 +50,7 @@ values*.yaml files that hold no Kubernetes object are read as Helm values.`,
   osctl preflight manifests -f examples/chart-today/
   osctl preflight manifests -f rendered.yaml --junit preflight.xml --config preflight.yaml`,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			return common.loadConfig()
-		}, runF, manifestsRun),
+		RunE: cmdutil.RunE(opts, common.prepare(opts.validate), runF, manifestsRun),
 	}
 	addManifestsFlags(cmd, opts)
 	cmd.Flags().StringVar(&opts.Workload, "workload", "", "the web Deployment (default: the one named web, else every HPA-scaled Deployment with a shared volume at --path)")
@@ -78,14 +73,8 @@ func (o *ManifestsOptions) validate() error {
 }
 
 func manifestsRun(ctx context.Context, opts *ManifestsOptions) error {
-	r := &Report{}
 	rs, err := manifestsResults(opts.IO.In, opts)
-	if err != nil {
-		r.Errors = append(r.Errors, Skip{Check: "manifests", Reason: err.Error()})
-		return finish(opts.IO, opts.Common, r, err)
-	}
-	r.add("manifests", rs)
-	return finish(opts.IO, opts.Common, r, nil)
+	return runOne(opts.IO, opts.Common, "manifests", rs, err)
 }
 
 func manifestsResults(stdin io.Reader, opts *ManifestsOptions) ([]preflight.Result, error) {

@@ -123,17 +123,20 @@ func (o *NFSOptions) validate(args []string) error {
 }
 
 func nfsRun(ctx context.Context, opts *NFSOptions) error {
-	r := &Report{}
 	rs, err := nfsResults(ctx, opts)
-	if err != nil {
-		r.Errors = append(r.Errors, Skip{Check: "nfs", Reason: err.Error()})
-		return finish(opts.IO, opts.Common, r, err)
-	}
-	r.add("nfs", preflight.ApplyIgnores(rs, opts.Common.Config, nil))
-	return finish(opts.IO, opts.Common, r, nil)
+	return runOne(opts.IO, opts.Common, "nfs", rs, err)
 }
 
 func nfsResults(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error) {
+	rs, err := nfsGrade(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return preflight.ApplyIgnores(rs, opts.Common.Config, nil), nil
+}
+
+// nfsGrade runs the NFS check opts asks for: the probe, or the grading of the mount.
+func nfsGrade(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error) {
 	g := nfscheck.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
 	switch {
 	case opts.Probe:
@@ -176,4 +179,21 @@ func gradeMountinfoFile(streams *cmdutil.IOStreams, file, path string, g nfschec
 		return nil, err
 	}
 	return nfscheck.GradePath(ms, path, path, g), nil
+}
+
+// localNFS reports whether an NFS mount holds p on this machine.
+func localNFS(proc, p string) (bool, string) {
+	fh, err := os.Open(proc)
+	if err != nil {
+		return false, "cannot read " + proc + ": " + err.Error()
+	}
+	defer fh.Close()
+	ms, err := nfscheck.ParseMountinfo(fh, proc)
+	if err != nil {
+		return false, err.Error()
+	}
+	if m, ok := nfscheck.FindMount(ms, p); ok && m.IsNFS() {
+		return true, ""
+	}
+	return false, "no NFS mount holds " + p + " on this machine"
 }

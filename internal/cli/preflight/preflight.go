@@ -52,3 +52,13 @@ osctl.io/ignore: "rule-id[,rule-id]", or everywhere with --config FILE (ignore: 
 	)
 	return cmd
 }
+
+// prepare checks a subcommand's flags with validate (no I/O), then loads --config.
+func (c *Common) prepare(validate func() error) func(*cobra.Command, []string) error {
+	return func(*cobra.Command, []string) error {
+		if err := validate(); err != nil {
+			return err
+		}
+		return c.loadConfig()
+	}
+}

@@ -50,12 +50,7 @@ redis-sentinel.md and redis-managed.md walk through each topology.`,
   osctl preflight redis --redis-cluster 'rediss://osctl:PASS@clustercfg.example.cache.amazonaws.com:6379'
   osctl preflight redis --redis-sentinel 'redis://:PASS@redis-node-0.redis-headless:26379?addr=redis-node-1.redis-headless:26379' --redis-sentinel-master mymaster`,
 		Args: cobra.NoArgs,
-		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
-			if err := opts.validate(); err != nil {
-				return err
-			}
-			return common.loadConfig()
-		}, runF, redisRun),
+		RunE: cmdutil.RunE(opts, common.prepare(opts.validate), runF, redisRun),
 	}
 	addRedisFlags(cmd, opts)
 	return cmd
@@ -78,14 +73,8 @@ func (o *RedisOptions) validate() error {
 }
 
 func redisRun(ctx context.Context, opts *RedisOptions) error {
-	r := &Report{}
 	rs, err := redisResults(ctx, opts)
-	if err != nil {
-		r.Errors = append(r.Errors, Skip{Check: "redis", Reason: err.Error()})
-		return finish(opts.IO, opts.Common, r, err)
-	}
-	r.add("redis", preflight.ApplyIgnores(rs, opts.Common.Config, nil))
-	return finish(opts.IO, opts.Common, r, nil)
+	return runOne(opts.IO, opts.Common, "redis", rs, err)
 }
 
 func redisResults(ctx context.Context, opts *RedisOptions) ([]preflight.Result, error) {
@@ -94,5 +83,6 @@ func redisResults(ctx context.Context, opts *RedisOptions) ([]preflight.Result, 
 		return nil, err
 	}
 	defer closeAll()
-	return redischeck.Check(ctx, ms, redischeck.Options{LockTTL: opts.LockTTL, ClockInterval: opts.ClockInterval}), nil
+	rs := redischeck.Check(ctx, ms, redischeck.Options{LockTTL: opts.LockTTL, ClockInterval: opts.ClockInterval})
+	return preflight.ApplyIgnores(rs, opts.Common.Config, nil), nil
 }

@@ -57,6 +57,24 @@ func (r *Report) add(check string, rs []preflight.Result) {
 	}
 }
 
+// check adds a check's results, or, when err says it could not run, that error, which it
+// returns.
+func (r *Report) check(name string, rs []preflight.Result, err error) error {
+	if err != nil {
+		r.Errors = append(r.Errors, Skip{Check: name, Reason: err.Error()})
+		return err
+	}
+	r.add(name, rs)
+	return nil
+}
+
+// runOne prints the report of the one check name: its results, or the error that kept it from
+// running.
+func runOne(streams *cmdutil.IOStreams, c *Common, name string, rs []preflight.Result, err error) error {
+	r := &Report{}
+	return finish(streams, c, r, r.check(name, rs, err))
+}
+
 func (r *Report) results() []preflight.Result {
 	out := make([]preflight.Result, len(r.Results))
 	for i, it := range r.Results {

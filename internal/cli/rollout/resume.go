@@ -49,16 +49,12 @@ password=, a bearer token) is kept masked in the journal: pass the same flag aga
 
 func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	f := o.F
-	s, restore, err := openChanging(ctx, f, o.HPA, nil, "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)")
+	s, j, restore, err := openJournal(ctx, f, o.HPA, nil, "resume", "the rollout was not resumed: the HPA and its journal are as they were (run osctl rollout resume again)")
 	defer restore()
 	if err != nil {
 		return err
 	}
 	r, t := s.runner, s.target
-	j, err := s.journal("resume")
-	if err != nil {
-		return err
-	}
 	if err := rollout.CheckPermissions(ctx, s.kube.Clientset, r.Namespace, rollout.RequiredPermissions(r.Namespace, *needsFor(j.Plan.Gates, true))); err != nil {
 		return err
 	}

@@ -50,12 +50,16 @@ func openChanging(ctx context.Context, f *cmdutil.Factory, hpa string, needs *ro
 	return s, restore, err
 }
 
-// journal returns the journal that resume or undo (verb) acts on.
-func (s *session) journal(verb string) (*rollout.Journal, error) {
-	if s.target.Journal == nil {
-		return nil, fmt.Errorf("HPA %s/%s has no rollout journal: nothing to %s", s.runner.Namespace, s.runner.HPA, verb)
+// openJournal is openChanging for resume or undo (verb), with the journal it acts on.
+func openJournal(ctx context.Context, f *cmdutil.Factory, hpa string, needs *rollout.Needs, verb, undone string) (*session, *rollout.Journal, func(), error) {
+	s, restore, err := openChanging(ctx, f, hpa, needs, undone)
+	if err != nil {
+		return nil, nil, restore, err
 	}
-	return s.target.Journal, nil
+	if s.target.Journal == nil {
+		return nil, nil, restore, fmt.Errorf("HPA %s/%s has no rollout journal: nothing to %s", s.runner.Namespace, s.runner.HPA, verb)
+	}
+	return s, s.target.Journal, restore, nil
 }
 
 // forceHint adds the flag that takes over a held Lease to a *rollout.HeldError.

@@ -42,16 +42,12 @@ overwrite that without --force (which also takes over a live Lease, loudly).`,
 
 func undoRun(ctx context.Context, o *UndoOptions) error {
 	f := o.F
-	s, restore, err := openChanging(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true}, "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)")
+	s, j, restore, err := openJournal(ctx, f, o.HPA, &rollout.Needs{Change: true, Watch: true}, "undo", "nothing was undone: the HPA and its journal are as they were (run osctl rollout undo again)")
 	defer restore()
 	if err != nil {
 		return err
 	}
 	r, t := s.runner, s.target
-	j, err := s.journal("undo")
-	if err != nil {
-		return err
-	}
 	if err := s.target.Held("", o.Lease.Force); err != nil {
 		return forceHint(err)
 	}

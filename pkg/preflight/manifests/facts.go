@@ -73,15 +73,9 @@ func Decode(objs []Object) (*Facts, error) {
 		group := strings.SplitN(o.APIVersion, "/", 2)[0]
 		switch o.Kind {
 		case "Deployment":
-			d := &appsv1.Deployment{}
-			if err = unmarshal(o, d); err == nil {
-				f.Deployments = append(f.Deployments, d)
-			}
+			err = decodeInto(o, &f.Deployments)
 		case "StatefulSet":
-			s := &appsv1.StatefulSet{}
-			if err = unmarshal(o, s); err == nil {
-				f.StatefulSets = append(f.StatefulSets, s)
-			}
+			err = decodeInto(o, &f.StatefulSets)
 		case "HorizontalPodAutoscaler":
 			var h hpaJSON
 			if err = unmarshal(o, &h); err == nil {
@@ -93,33 +87,31 @@ func Decode(objs []Object) (*Facts, error) {
 					TargetName: h.Spec.ScaleTargetRef.Name, MinReplicas: min, MaxReplicas: int(h.Spec.MaxReplicas), Obj: o})
 			}
 		case "PersistentVolumeClaim":
-			p := &corev1.PersistentVolumeClaim{}
-			if err = unmarshal(o, p); err == nil {
-				f.PVCs = append(f.PVCs, p)
-			}
+			err = decodeInto(o, &f.PVCs)
 		case "PersistentVolume":
-			p := &corev1.PersistentVolume{}
-			if err = unmarshal(o, p); err == nil {
-				f.PVs = append(f.PVs, p)
-			}
+			err = decodeInto(o, &f.PVs)
 		case "StorageClass":
 			if group == "storage.k8s.io" {
-				s := &storagev1.StorageClass{}
-				if err = unmarshal(o, s); err == nil {
-					f.StorageClasses = append(f.StorageClasses, s)
-				}
+				err = decodeInto(o, &f.StorageClasses)
 			}
 		case "PodDisruptionBudget":
-			p := &policyv1.PodDisruptionBudget{}
-			if err = unmarshal(o, p); err == nil {
-				f.PDBs = append(f.PDBs, p)
-			}
+			err = decodeInto(o, &f.PDBs)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
 	return f, nil
+}
+
+// decodeInto unmarshals o as a T and appends it to list.
+func decodeInto[T any](o Object, list *[]*T) error {
+	v := new(T)
+	if err := unmarshal(o, v); err != nil {
+		return err
+	}
+	*list = append(*list, v)
+	return nil
 }
 
 func unmarshal(o Object, v any) error {
@@ -130,13 +122,17 @@ func unmarshal(o Object, v any) error {
 }
 
 // Deployment returns the Deployment named name.
-func (f *Facts) Deployment(name string) *appsv1.Deployment {
-	for _, d := range f.Deployments {
-		if d.Name == name {
-			return d
+func (f *Facts) Deployment(name string) *appsv1.Deployment { return named(f.Deployments, name) }
+
+// named returns the object of objs called name, or the zero T (nil).
+func named[T interface{ GetName() string }](objs []T, name string) T {
+	for _, o := range objs {
+		if o.GetName() == name {
+			return o
 		}
 	}
-	return nil
+	var none T
+	return none
 }
 
 // HPAFor returns the HPA that scales Deployment name, or nil.
@@ -151,14 +147,7 @@ func (f *Facts) HPAFor(kind, name string) *HPA {
 }
 
 // PVC returns the claim named name.
-func (f *Facts) PVC(name string) *corev1.PersistentVolumeClaim {
-	for _, p := range f.PVCs {
-		if p.Name == name {
-			return p
-		}
-	}
-	return nil
-}
+func (f *Facts) PVC(name string) *corev1.PersistentVolumeClaim { return named(f.PVCs, name) }
 
 // PVFor returns the PV bound to claim (by the claim's volumeName or the PV's claimRef).
 func (f *Facts) PVFor(claim *corev1.PersistentVolumeClaim, claimName string) *corev1.PersistentVolume {

@@ -26,16 +26,7 @@ func Surge(d *appsv1.Deployment, replicas int) int {
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		return 0
 	}
-	def := intstr.FromString("25%")
-	v := &def
-	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxSurge != nil {
-		v = ru.MaxSurge
-	}
-	n, err := intstr.GetScaledValueFromIntOrPercent(v, replicas, true)
-	if err != nil || n < 0 {
-		return 0
-	}
-	return n
+	return rollingUpdate(d, replicas, true, func(ru *appsv1.RollingUpdateDeployment) *intstr.IntOrString { return ru.MaxSurge })
 }
 
 // Unavailable returns maxUnavailable for replicas pods (25% rounded down by default).
@@ -43,12 +34,18 @@ func Unavailable(d *appsv1.Deployment, replicas int) int {
 	if d.Spec.Strategy.Type == appsv1.RecreateDeploymentStrategyType {
 		return replicas
 	}
+	return rollingUpdate(d, replicas, false, func(ru *appsv1.RollingUpdateDeployment) *intstr.IntOrString { return ru.MaxUnavailable })
+}
+
+// rollingUpdate scales the RollingUpdate field that field picks (25% when unset) to replicas
+// pods, rounding up or down; 0 when it is invalid.
+func rollingUpdate(d *appsv1.Deployment, replicas int, roundUp bool, field func(*appsv1.RollingUpdateDeployment) *intstr.IntOrString) int {
 	def := intstr.FromString("25%")
 	v := &def
-	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && ru.MaxUnavailable != nil {
-		v = ru.MaxUnavailable
+	if ru := d.Spec.Strategy.RollingUpdate; ru != nil && field(ru) != nil {
+		v = field(ru)
 	}
-	n, err := intstr.GetScaledValueFromIntOrPercent(v, replicas, false)
+	n, err := intstr.GetScaledValueFromIntOrPercent(v, replicas, roundUp)
 	if err != nil || n < 0 {
 		return 0
 	}
