@@ -55,11 +55,21 @@ func redisCLI(t testing.TB) string {
 	return p
 }
 
-// startNode starts one server of a topology with args, on a free TLS port too when o.TLS is set.
+// startNode starts one data server of a topology with args; with a password it also
+// authenticates to its master with it.
 func startNode(t testing.TB, o TopologyOptions, args ...string) RedisNode {
 	t.Helper()
+	if o.Password != "" {
+		args = append(args, "--masterauth", o.Password)
+	}
+	return startServer(t, o, WithArgs(args...))
+}
+
+// startServer starts one server of a topology (a data node or a sentinel) with opts: on a free TLS
+// port too when o.TLS is set, and requiring o.Password when there is one.
+func startServer(t testing.TB, o TopologyOptions, opts ...func(*redisproc.Options)) RedisNode {
+	t.Helper()
 	var n RedisNode
-	opts := []func(*redisproc.Options){WithArgs(args...)}
 	if o.TLS != nil {
 		p, err := redisproc.FreePort()
 		if err != nil {
@@ -69,7 +79,7 @@ func startNode(t testing.TB, o TopologyOptions, args ...string) RedisNode {
 		opts = append(opts, WithArgs(o.TLS.ServerArgs(p)...))
 	}
 	if o.Password != "" {
-		opts = append(opts, WithPassword(o.Password), WithArgs("--masterauth", o.Password))
+		opts = append(opts, WithPassword(o.Password))
 	}
 	n.Redis = StartRedis(t, opts...)
 	return n
@@ -130,17 +140,21 @@ func (c *RedisCluster) cliArgs() []string {
 
 // URL is the cluster's URL in go-redis's form: the first node, then addr= for the others
 // (rediss:// with TLS), with the password when there is one.
-func (c *RedisCluster) URL() string {
+func (c *RedisCluster) URL() string { return topologyURL(c.o, c.Nodes) }
+
+// topologyURL is go-redis's URL for several servers: the first node, then addr= for the others
+// (their TLS addresses and rediss:// with TLS), with the password when there is one.
+func topologyURL(o TopologyOptions, nodes []RedisNode) string {
 	scheme := "redis://"
-	if c.o.TLS != nil {
+	if o.TLS != nil {
 		scheme = "rediss://"
 	}
 	auth := ""
-	if c.o.Password != "" {
-		auth = ":" + c.o.Password + "@"
+	if o.Password != "" {
+		auth = ":" + o.Password + "@"
 	}
-	u := scheme + auth + c.Nodes[0].TLSAddr()
-	for i, nd := range c.Nodes[1:] {
+	u := scheme + auth + nodes[0].TLSAddr()
+	for i, nd := range nodes[1:] {
 		sep := "&"
 		if i == 0 {
 			sep = "?"

@@ -85,45 +85,13 @@ func (s *RedisSentinel) startSentinel(t testing.TB) RedisNode {
 	if err := os.WriteFile(conf, []byte(b.String()), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	var n RedisNode
-	opts := []func(*redisproc.Options){func(o *redisproc.Options) { o.Dir, o.ConfigFile, o.Sentinel = dir, conf, true }}
-	if s.o.TLS != nil {
-		p, err := redisproc.FreePort()
-		if err != nil {
-			t.Fatal(err)
-		}
-		n.TLSPort = p
-		opts = append(opts, WithArgs(s.o.TLS.ServerArgs(p)...))
-	}
-	if s.o.Password != "" {
-		opts = append(opts, WithPassword(s.o.Password))
-	}
-	n.Redis = StartRedis(t, opts...)
-	return n
+	return startServer(t, s.o, func(o *redisproc.Options) { o.Dir, o.ConfigFile, o.Sentinel = dir, conf, true })
 }
 
 // URL is the Sentinel URL in go-redis's failover form: the first sentinel, addr= for the others
 // (rediss:// with TLS), the sentinels' password in the userinfo. It names no master (pass
 // SentinelMaster with --redis-sentinel-master).
-func (s *RedisSentinel) URL() string {
-	scheme := "redis://"
-	if s.o.TLS != nil {
-		scheme = "rediss://"
-	}
-	auth := ""
-	if s.o.Password != "" {
-		auth = ":" + s.o.Password + "@"
-	}
-	u := scheme + auth + s.Sentinels[0].TLSAddr()
-	for i, sn := range s.Sentinels[1:] {
-		sep := "&"
-		if i == 0 {
-			sep = "?"
-		}
-		u += sep + "addr=" + sn.TLSAddr()
-	}
-	return u
-}
+func (s *RedisSentinel) URL() string { return topologyURL(s.o, s.Sentinels) }
 
 // Nodes returns the master and the replica, in that order as started.
 func (s *RedisSentinel) Nodes() []RedisNode { return []RedisNode{s.Master, s.Replica} }

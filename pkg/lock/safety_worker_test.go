@@ -54,13 +54,8 @@ func runWorker() int {
 		return runSemWorker()
 	}
 	id, _ := strconv.Atoi(os.Getenv(workerEnv))
-	run, err := time.ParseDuration(os.Getenv(workerRunEnv))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "worker: bad run time:", err)
-		return 2
-	}
 	zombieEvery, _ := strconv.Atoi(os.Getenv(workerZombieEnv))
-	masters, err := workerMasters()
+	run, masters, err := workerSetup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 2
@@ -143,19 +138,23 @@ func runWorker() int {
 	return 0
 }
 
-// workerMasters connects to the masters named in the environment.
-func workerMasters() ([]redis.UniversalClient, error) {
+// workerSetup reads the worker's run time and connects to the masters named in the environment.
+func workerSetup() (time.Duration, []redis.UniversalClient, error) {
+	run, err := time.ParseDuration(os.Getenv(workerRunEnv))
+	if err != nil {
+		return 0, nil, fmt.Errorf("bad run time: %v", err)
+	}
 	var masters []redis.UniversalClient
 	for _, u := range strings.Split(os.Getenv(workerMastersEnv), ",") {
 		o, err := redis.ParseURL(u)
 		if err != nil {
-			return nil, fmt.Errorf("bad master URL: %v", err)
+			return 0, nil, fmt.Errorf("bad master URL: %v", err)
 		}
 		// As docs/locking.md recommends: give up on a dead master at once.
 		o.DialTimeout, o.DialerRetries, o.MaxRetries, o.ContextTimeoutEnabled = 200*time.Millisecond, 1, -1, true
 		masters = append(masters, redis.NewClient(o))
 	}
-	return masters, nil
+	return run, masters, nil
 }
 
 // semSummary is what a semaphore worker prints when it is done.
@@ -167,13 +166,8 @@ type semSummary struct {
 // runSemWorker takes permits of one semaphore in two goroutines until its run time is over and
 // tells the resource when it enters and leaves, so that the test process counts holders.
 func runSemWorker() int {
-	run, err := time.ParseDuration(os.Getenv(workerRunEnv))
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "worker: bad run time:", err)
-		return 2
-	}
 	limit, _ := strconv.Atoi(os.Getenv(workerSemEnv))
-	masters, err := workerMasters()
+	run, masters, err := workerSetup()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "worker:", err)
 		return 2

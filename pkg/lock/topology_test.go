@@ -15,19 +15,7 @@ import (
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/redisconn"
-	"github.com/osctl/osctl/pkg/redisproc"
 )
-
-// connect builds osctl's clients for cfg, closed when the test ends.
-func connect(t *testing.T, cfg redisconn.Config) []redisconn.Master {
-	t.Helper()
-	ms, err := redisconn.Connect(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { redisconn.Close(ms) })
-	return ms
-}
 
 // scriptKeys is a go-redis hook that records, for every EVAL and EVALSHA, how many keys the
 // script declared.
@@ -88,7 +76,7 @@ func TestClusterMutualExclusion(t *testing.T) {
 	const workers = 6
 	var lockers []*lock.Locker
 	for w := 0; w < workers; w++ {
-		ms := connect(t, redisconn.Config{Clusters: []string{c.URL()}})
+		ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Clusters: []string{c.URL()}}, redisconn.Close)
 		ms[0].Client.AddHook(hook)
 		lockers = append(lockers, newLocker(t, redisconn.Clients(ms), lock.WithHost(fmt.Sprintf("pod-%d", w)),
 			lock.WithRetryDelay(5*time.Millisecond), lock.WithTries(400)))
@@ -157,7 +145,7 @@ func TestSentinelFailoverHolder(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testenv.StartRedisSentinel(t, testenv.TopologyOptions{Password: "sentinel-pw-1"})
-	ms := connect(t, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster}, redisconn.Close)
 	l := newLocker(t, redisconn.Clients(ms), lock.WithHost("pod-f"))
 	a, err := l.Acquire(ctx, lock.Key("failover-a", "extract"))
 	if err != nil {
@@ -215,16 +203,12 @@ func TestTLSWithACLUsers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	tlsf := testenv.NewTLS(t)
-	port, err := redisproc.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := testenv.StartRedis(t, testenv.WithArgs(tlsf.ServerArgs(port)...))
-	testenv.AddACLUser(t, []*testenv.Redis{r}, "app", "app-pw-1234", testenv.ACLApp)
-	testenv.AddACLUser(t, []*testenv.Redis{r}, "noeval", "noeval-pw-1234", testenv.WithoutCommands(testenv.ACLApp, "eval", "evalsha"))
-	url := func(user, pw string) string { return fmt.Sprintf("rediss://%s:%s@127.0.0.1:%d", user, pw, port) }
+	r := testenv.StartRedisTLS(t, tlsf)
+	testenv.AddACLUser(t, []*testenv.Redis{r.Redis}, "app", "app-pw-1234", testenv.ACLApp)
+	testenv.AddACLUser(t, []*testenv.Redis{r.Redis}, "noeval", "noeval-pw-1234", testenv.WithoutCommands(testenv.ACLApp, "eval", "evalsha"))
+	url := r.TLSURL
 
-	ms := connect(t, redisconn.Config{URLs: []string{url("app", "app-pw-1234")}, CAFile: tlsf.CA})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: []string{url("app", "app-pw-1234")}, CAFile: tlsf.CA}, redisconn.Close)
 	l := newLocker(t, redisconn.Clients(ms))
 	for want := int64(1); want <= 2; want++ {
 		lease, err := l.Acquire(ctx, lock.Key("tls-acl", "extract"))
@@ -250,7 +234,7 @@ func TestTLSWithACLUsers(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	ms = connect(t, redisconn.Config{URLs: []string{url("noeval", "noeval-pw-1234")}, CAFile: tlsf.CA})
+	ms = testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: []string{url("noeval", "noeval-pw-1234")}, CAFile: tlsf.CA}, redisconn.Close)
 	l = newLocker(t, redisconn.Clients(ms), lock.WithTries(1))
 	_, err = l.Acquire(ctx, lock.Key("tls-acl-noeval", "extract"))
 	if !errors.Is(err, lock.ErrNotAcquired) || !errors.Is(err, lock.ErrPermission) || !strings.Contains(err.Error(), "EVAL (grant +eval +evalsha") {

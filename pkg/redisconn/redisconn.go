@@ -112,29 +112,18 @@ func Connect(cfg Config) ([]Master, error) {
 	}
 	c := connector{cfg: cfg, pool: pool, seen: map[string]bool{}}
 	var out []Master
-	for _, raw := range cfg.URLs {
-		m, err := c.standalone(raw)
-		if err != nil {
-			Close(out)
-			return nil, err
+	for _, kind := range []struct {
+		urls  []string
+		build func(string) (Master, error)
+	}{{cfg.URLs, c.standalone}, {cfg.Clusters, c.cluster}, {cfg.Sentinels, c.failover}} {
+		for _, raw := range kind.urls {
+			m, err := kind.build(raw)
+			if err != nil {
+				Close(out)
+				return nil, err
+			}
+			out = append(out, m)
 		}
-		out = append(out, m)
-	}
-	for _, raw := range cfg.Clusters {
-		m, err := c.cluster(raw)
-		if err != nil {
-			Close(out)
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	for _, raw := range cfg.Sentinels {
-		m, err := c.failover(raw)
-		if err != nil {
-			Close(out)
-			return nil, err
-		}
-		out = append(out, m)
 	}
 	return out, nil
 }
@@ -184,8 +173,40 @@ func (c *connector) tlsConfig(raw string, parsed *tls.Config, serverName string)
 	return &tls.Config{RootCAs: c.pool, ServerName: serverName, MinVersion: tls.VersionTLS12}, nil
 }
 
-func (c *connector) timeouts() (dial, read time.Duration) {
-	return orDefault(c.cfg.DialTimeout, 3*time.Second), orDefault(c.cfg.ReadTimeout, 3*time.Second)
+// knobs points at the fields that every kind of go-redis client (standalone, cluster, failover)
+// takes from the Config alike.
+type knobs struct {
+	password             *string
+	tls                  **tls.Config
+	dial, read, write    *time.Duration
+	retries, dialRetries *int
+	contextTimeout       *bool
+	poolSize             *int
+}
+
+// tune sets the knobs: the password flags' password, the TLS settings (tlsConfig), the dial and
+// read timeouts, one retry, the callers' deadlines and the pool size.
+func (c *connector) tune(raw, serverName string, k knobs) error {
+	if c.cfg.Password != "" {
+		*k.password = c.cfg.Password
+	}
+	t, err := c.tlsConfig(raw, *k.tls, serverName)
+	if err != nil {
+		return err
+	}
+	*k.tls = t
+	*k.dial, *k.read = orDefault(c.cfg.DialTimeout, 3*time.Second), orDefault(c.cfg.ReadTimeout, 3*time.Second)
+	*k.write = *k.read
+	*k.retries = 1
+	// go-redis dials 5 times per attempt by default: on a master that is down that is 5
+	// dial timeouts per command (15 s with the 3 s default), times MaxRetries+1.
+	*k.dialRetries = 1
+	// Honour the caller's context deadlines, so a hung master cannot stall a lock operation.
+	*k.contextTimeout = true
+	if c.cfg.PoolSize > 0 {
+		*k.poolSize = c.cfg.PoolSize
+	}
+	return nil
 }
 
 func (c *connector) standalone(raw string) (Master, error) {
@@ -196,26 +217,13 @@ func (c *connector) standalone(raw string) (Master, error) {
 	if err := c.claim(raw, opt.Addr); err != nil {
 		return Master{}, err
 	}
-	if c.cfg.Password != "" {
-		opt.Password = c.cfg.Password
-	}
 	serverName := ""
 	if opt.TLSConfig != nil {
 		serverName = opt.TLSConfig.ServerName
 	}
-	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, serverName); err != nil {
+	if err := c.tune(raw, serverName, knobs{&opt.Password, &opt.TLSConfig, &opt.DialTimeout, &opt.ReadTimeout,
+		&opt.WriteTimeout, &opt.MaxRetries, &opt.DialerRetries, &opt.ContextTimeoutEnabled, &opt.PoolSize}); err != nil {
 		return Master{}, err
-	}
-	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
-	opt.WriteTimeout = opt.ReadTimeout
-	opt.MaxRetries = 1
-	// go-redis dials 5 times per attempt by default: on a master that is down that is 5
-	// dial timeouts per command (15 s with the 3 s default), times MaxRetries+1.
-	opt.DialerRetries = 1
-	// Honour the caller's context deadlines, so a hung master cannot stall a lock operation.
-	opt.ContextTimeoutEnabled = true
-	if c.cfg.PoolSize > 0 {
-		opt.PoolSize = c.cfg.PoolSize
 	}
 	return Master{Name: c.name(raw), Addr: opt.Addr, Client: redis.NewClient(opt), Kind: Standalone}, nil
 }
@@ -228,17 +236,9 @@ func (c *connector) cluster(raw string) (Master, error) {
 	if err := c.claim(raw, opt.Addrs...); err != nil {
 		return Master{}, err
 	}
-	if c.cfg.Password != "" {
-		opt.Password = c.cfg.Password
-	}
-	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, ""); err != nil {
+	if err := c.tune(raw, "", knobs{&opt.Password, &opt.TLSConfig, &opt.DialTimeout, &opt.ReadTimeout,
+		&opt.WriteTimeout, &opt.MaxRetries, &opt.DialerRetries, &opt.ContextTimeoutEnabled, &opt.PoolSize}); err != nil {
 		return Master{}, err
-	}
-	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
-	opt.WriteTimeout = opt.ReadTimeout
-	opt.MaxRetries, opt.DialerRetries, opt.ContextTimeoutEnabled = 1, 1, true
-	if c.cfg.PoolSize > 0 {
-		opt.PoolSize = c.cfg.PoolSize
 	}
 	return Master{Name: c.name(raw), Addr: opt.Addrs[0], Client: redis.NewClusterClient(opt), Kind: Cluster}, nil
 }
@@ -257,17 +257,9 @@ func (c *connector) failover(raw string) (Master, error) {
 		opt.Username = opt.SentinelUsername
 	}
 	opt.Password = opt.SentinelPassword
-	if c.cfg.Password != "" {
-		opt.Password = c.cfg.Password
-	}
-	if opt.TLSConfig, err = c.tlsConfig(raw, opt.TLSConfig, ""); err != nil {
+	if err := c.tune(raw, "", knobs{&opt.Password, &opt.TLSConfig, &opt.DialTimeout, &opt.ReadTimeout,
+		&opt.WriteTimeout, &opt.MaxRetries, &opt.DialerRetries, &opt.ContextTimeoutEnabled, &opt.PoolSize}); err != nil {
 		return Master{}, err
-	}
-	opt.DialTimeout, opt.ReadTimeout = c.timeouts()
-	opt.WriteTimeout = opt.ReadTimeout
-	opt.MaxRetries, opt.DialerRetries, opt.ContextTimeoutEnabled = 1, 1, true
-	if c.cfg.PoolSize > 0 {
-		opt.PoolSize = c.cfg.PoolSize
 	}
 	name := redact.URL(raw)
 	if !strings.Contains(name, "master_name=") {

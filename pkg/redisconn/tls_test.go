@@ -2,24 +2,18 @@ package redisconn
 
 import (
 	"context"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv"
-	"github.com/osctl/osctl/pkg/redisproc"
 )
 
 // TestTLSWithCA connects to a real redis-server over TLS: verified with --redis-ca, refused
 // with a one-line hint without it.
 func TestTLSWithCA(t *testing.T) {
 	tlsf := testenv.NewTLS(t)
-	port, err := redisproc.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	testenv.StartRedis(t, testenv.WithArgs(tlsf.ServerArgs(port)...), testenv.WithPassword(pw))
-	url := "rediss://:" + pw + "@127.0.0.1:" + strconv.Itoa(port)
+	r := testenv.StartRedisTLS(t, tlsf, testenv.WithPassword(pw))
+	url := r.TLSURL("", pw)
 	ctx := context.Background()
 
 	ms, err := Connect(Config{URLs: []string{url}, CAFile: tlsf.CA})

@@ -81,61 +81,65 @@ func checkBad(t *testing.T, fn, u string, err error, want string) {
 	}
 }
 
-// fuzzURL builds a URL from fuzzed parts and checks the parser neither panics nor prints the
-// password in an error, and that what it accepts is a usable set of addresses.
-func fuzzURL(t *testing.T, scheme, user, pass, host, query string, parse func(string) ([]string, error)) {
-	raw := scheme + "://" + user + ":" + pass + "@" + host + "?" + query
-	addrs, err := parse(raw)
-	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "\n") {
-			t.Fatalf("error spans lines: %q", msg)
-		}
-		if len(pass) >= 6 && !strings.ContainsAny(pass, "@/?#%:&= \t\r\n") && !strings.Contains(user+host+query+"redis://xxxxx", pass) && strings.Contains(msg, pass) {
-			t.Fatalf("error for %q shows the password: %s", raw, msg)
-		}
-		return
+// fuzzURL adds the seeds (scheme, user, password, host, query) and fuzzes the parser with URLs
+// built from such parts: it must neither panic nor print the password in an error, and what it
+// accepts must be a usable set of addresses.
+func fuzzURL(f *testing.F, seeds [][5]string, parse func(t *testing.T, raw string) ([]string, error)) {
+	for _, s := range seeds {
+		f.Add(s[0], s[1], s[2], s[3], s[4])
 	}
-	if len(addrs) == 0 {
-		t.Fatalf("%q parsed without an address", raw)
-	}
-	for _, a := range addrs {
-		if err := checkAddr(a); err != nil {
-			t.Fatalf("%q parsed to address %q: %v", raw, a, err)
+	f.Fuzz(func(t *testing.T, scheme, user, pass, host, query string) {
+		raw := scheme + "://" + user + ":" + pass + "@" + host + "?" + query
+		addrs, err := parse(t, raw)
+		if err != nil {
+			msg := err.Error()
+			if strings.Contains(msg, "\n") {
+				t.Fatalf("error spans lines: %q", msg)
+			}
+			if len(pass) >= 6 && !strings.ContainsAny(pass, "@/?#%:&= \t\r\n") && !strings.Contains(user+host+query+"redis://xxxxx", pass) && strings.Contains(msg, pass) {
+				t.Fatalf("error for %q shows the password: %s", raw, msg)
+			}
+			return
 		}
-	}
+		if len(addrs) == 0 {
+			t.Fatalf("%q parsed without an address", raw)
+		}
+		for _, a := range addrs {
+			if err := checkAddr(a); err != nil {
+				t.Fatalf("%q parsed to address %q: %v", raw, a, err)
+			}
+		}
+	})
 }
 
 func FuzzParseClusterURL(f *testing.F) {
-	f.Add("redis", "osctl", "s3cret-pw", "10.0.0.1:6379", "addr=10.0.0.2:6379&addr=10.0.0.3:6379")
-	f.Add("rediss", "", "p%40ss", "[::1]:7000", "addr=[::1]:7001&dial_timeout=3")
-	f.Add("redis", "u", "pw-pw-pw", "h", "addr=&addr=:1")
-	f.Fuzz(func(t *testing.T, scheme, user, pass, host, query string) {
-		fuzzURL(t, scheme, user, pass, host, query, func(raw string) ([]string, error) {
-			o, err := ParseClusterURL(raw)
-			if err != nil {
-				return nil, err
-			}
-			return o.Addrs, nil
-		})
+	fuzzURL(f, [][5]string{
+		{"redis", "osctl", "s3cret-pw", "10.0.0.1:6379", "addr=10.0.0.2:6379&addr=10.0.0.3:6379"},
+		{"rediss", "", "p%40ss", "[::1]:7000", "addr=[::1]:7001&dial_timeout=3"},
+		{"redis", "u", "pw-pw-pw", "h", "addr=&addr=:1"},
+	}, func(_ *testing.T, raw string) ([]string, error) {
+		o, err := ParseClusterURL(raw)
+		if err != nil {
+			return nil, err
+		}
+		return o.Addrs, nil
 	})
 }
 
 func FuzzParseSentinelURL(f *testing.F) {
-	f.Add("redis", "", "s3cret-pw", "s1:26379", "addr=s2:26379&master_name=mymaster")
-	f.Add("rediss", "sentinel", "pw-pw-pw", "s1:26379", "password=pw-pw-pw&master_name=x")
-	f.Add("redis", "u", "pw-pw-pw", "s1", "addr=s2:1&username=app&db=2")
-	f.Fuzz(func(t *testing.T, scheme, user, pass, host, query string) {
-		fuzzURL(t, scheme, user, pass, host, query, func(raw string) ([]string, error) {
-			o, err := ParseSentinelURL(raw, "mymaster")
-			if err != nil {
-				return nil, err
-			}
-			if o.MasterName == "" {
-				t.Fatalf("%q parsed without a master name", raw)
-			}
-			return o.SentinelAddrs, nil
-		})
+	fuzzURL(f, [][5]string{
+		{"redis", "", "s3cret-pw", "s1:26379", "addr=s2:26379&master_name=mymaster"},
+		{"rediss", "sentinel", "pw-pw-pw", "s1:26379", "password=pw-pw-pw&master_name=x"},
+		{"redis", "u", "pw-pw-pw", "s1", "addr=s2:1&username=app&db=2"},
+	}, func(t *testing.T, raw string) ([]string, error) {
+		o, err := ParseSentinelURL(raw, "mymaster")
+		if err != nil {
+			return nil, err
+		}
+		if o.MasterName == "" {
+			t.Fatalf("%q parsed without a master name", raw)
+		}
+		return o.SentinelAddrs, nil
 	})
 }
 

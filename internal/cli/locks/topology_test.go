@@ -13,7 +13,6 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/lock"
-	"github.com/osctl/osctl/pkg/redisproc"
 )
 
 // osctlRun runs the real binary with args and an environment of only what it is given.
@@ -174,17 +173,14 @@ func TestLocksWithTLSAndACLUsers(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	tlsf := testenv.NewTLS(t)
-	port, err := redisproc.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	rd := testenv.StartRedis(t, testenv.WithArgs(tlsf.ServerArgs(port)...))
-	testenv.AddACLUser(t, []*testenv.Redis{rd}, "osctl", "osctl-Pw-1", testenv.ACLOsctl)
-	testenv.AddACLUser(t, []*testenv.Redis{rd}, "noeval", "noeval-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
+	rd := testenv.StartRedisTLS(t, tlsf)
+	servers := []*testenv.Redis{rd.Redis}
+	testenv.AddACLUser(t, servers, "osctl", "osctl-Pw-1", testenv.ACLOsctl)
+	testenv.AddACLUser(t, servers, "noeval", "noeval-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
 	if err := rd.Client().Set(ctx, "redlock:tls:analysis_zip", "resque-web-1:41", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
-	url := func(user, pw string) string { return fmt.Sprintf("rediss://%s:%s@127.0.0.1:%d", user, pw, port) }
+	url := rd.TLSURL
 	for _, user := range [][2]string{{"osctl", "osctl-Pw-1"}, {"noeval", "noeval-Pw-1"}} {
 		out, errOut, code := osctlRun(t, nil, "locks", "inspect", "-o", "json", "--redis", url(user[0], user[1]), "--redis-ca", tlsf.CA)
 		if r := inspectOut(t, out); code != 1 || r.Stale != 1 {
@@ -200,8 +196,8 @@ func TestLocksWithTLSAndACLUsers(t *testing.T) {
 	}
 	// Without SCAN, or without the lock keys: one line each, naming what is missing (exit 2: the
 	// only master could not be read).
-	testenv.AddACLUser(t, []*testenv.Redis{rd}, "noscan", "noscan-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "scan"))
-	testenv.AddACLUser(t, []*testenv.Redis{rd}, "nokeys", "nokeys-Pw-1", strings.Replace(testenv.ACLOsctl, "~redlock:* ", "", 1))
+	testenv.AddACLUser(t, servers, "noscan", "noscan-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "scan"))
+	testenv.AddACLUser(t, servers, "nokeys", "nokeys-Pw-1", strings.Replace(testenv.ACLOsctl, "~redlock:* ", "", 1))
 	for user, want := range map[string]string{"noscan": "may not run SCAN", "nokeys": "GET on redlock:*"} {
 		_, errOut, code := osctlRun(t, nil, "locks", "inspect", "--redis", url(user, user+"-Pw-1"), "--redis-ca", tlsf.CA)
 		if code != 2 || !strings.Contains(errOut, want) || strings.Count(strings.TrimSpace(errOut), "\n") != 0 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/redisconn"
 )
@@ -20,11 +21,7 @@ func TestInspectWithoutScripting(t *testing.T) {
 	must(t, c.Set(ctx, "redlock:f:live", "L", 9*time.Second).Err())
 	must(t, c.Set(ctx, "redlock:f:nottl", "N", 0).Err())
 	must(t, c.HSet(ctx, "redlock:f:hash", "a", "b").Err())
-	conns, err := redisconn.Connect(redisconn.Config{URLs: []string{"redis://reader:readerpw@" + rs[0].Addr}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer redisconn.Close(conns)
+	conns := testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: []string{"redis://reader:readerpw@" + rs[0].Addr}}, redisconn.Close)
 	if err := conns[0].Client.Eval(ctx, "return 1", nil).Err(); err == nil || !strings.Contains(err.Error(), "NOPERM") {
 		t.Fatalf("the ACL user may run scripts: %v", err)
 	}

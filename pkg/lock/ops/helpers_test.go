@@ -18,11 +18,7 @@ import (
 func startMasters(t testing.TB, n int) ([]*testenv.Redis, []redisconn.Master) {
 	t.Helper()
 	rs := testenv.StartRedisMasters(t, n)
-	conns, err := redisconn.Connect(redisconn.Config{URLs: testenv.URLs(rs)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { redisconn.Close(conns) })
+	conns := testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: testenv.URLs(rs)}, redisconn.Close)
 	ms := make([]redisconn.Master, n)
 	for i, c := range conns {
 		ms[i] = redisconn.Master{Name: c.Name, Client: c.Client}

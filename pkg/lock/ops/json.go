@@ -16,24 +16,12 @@ func (v View) MarshalJSON() ([]byte, error) {
 func (v View) AppendJSON(dst []byte) []byte {
 	dst = append(dst, `{"key":`...)
 	dst = appendString(dst, v.Key)
-	if v.KeyQuoted != "" {
-		dst = append(dst, `,"keyQuoted":`...)
-		dst = appendString(dst, v.KeyQuoted)
-	}
+	dst = appendNonEmpty(dst, `,"keyQuoted":`, v.KeyQuoted)
 	dst = append(dst, `,"type":`...)
 	dst = appendString(dst, v.Type)
-	if v.Value != "" {
-		dst = append(dst, `,"value":`...)
-		dst = appendString(dst, v.Value)
-	}
-	if v.ValueQuoted != "" {
-		dst = append(dst, `,"valueQuoted":`...)
-		dst = appendString(dst, v.ValueQuoted)
-	}
-	if v.Flavour != "" {
-		dst = append(dst, `,"flavour":`...)
-		dst = appendString(dst, string(v.Flavour))
-	}
+	dst = appendNonEmpty(dst, `,"value":`, v.Value)
+	dst = appendNonEmpty(dst, `,"valueQuoted":`, v.ValueQuoted)
+	dst = appendNonEmpty(dst, `,"flavour":`, string(v.Flavour))
 	if v.Holder != nil {
 		dst = append(dst, `,"holder":{"host":`...)
 		dst = appendString(dst, v.Holder.Host)
@@ -43,14 +31,8 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = appendString(dst, v.Holder.Random)
 		dst = append(dst, '}')
 	}
-	if v.AnalysisID != "" {
-		dst = append(dst, `,"analysisId":`...)
-		dst = appendString(dst, v.AnalysisID)
-	}
-	if v.Step != "" {
-		dst = append(dst, `,"step":`...)
-		dst = appendString(dst, v.Step)
-	}
+	dst = appendNonEmpty(dst, `,"analysisId":`, v.AnalysisID)
+	dst = appendNonEmpty(dst, `,"step":`, v.Step)
 	dst = append(dst, `,"held":`...)
 	dst = strconv.AppendInt(dst, int64(v.Held), 10)
 	dst = append(dst, `,"masters":`...)
@@ -84,27 +66,24 @@ func (v View) AppendJSON(dst []byte) []byte {
 func (h Holding) appendJSON(dst []byte) []byte {
 	dst = append(dst, `{"master":`...)
 	dst = appendString(dst, h.Master)
-	if h.Node != "" {
-		dst = append(dst, `,"node":`...)
-		dst = appendString(dst, h.Node)
-	}
+	dst = appendNonEmpty(dst, `,"node":`, h.Node)
 	dst = append(dst, `,"present":`...)
 	dst = strconv.AppendBool(dst, h.Present)
-	if h.Type != "" {
-		dst = append(dst, `,"type":`...)
-		dst = appendString(dst, h.Type)
-	}
-	if h.Value != "" {
-		dst = append(dst, `,"value":`...)
-		dst = appendString(dst, h.Value)
-	}
+	dst = appendNonEmpty(dst, `,"type":`, h.Type)
+	dst = appendNonEmpty(dst, `,"value":`, h.Value)
 	dst = append(dst, `,"ttlMs":`...)
 	dst = strconv.AppendInt(dst, h.TTLMillis, 10)
-	if h.Error != "" {
-		dst = append(dst, `,"error":`...)
-		dst = appendString(dst, h.Error)
-	}
+	dst = appendNonEmpty(dst, `,"error":`, h.Error)
 	return append(dst, '}')
+}
+
+// appendNonEmpty appends the member name (`,"name":`) and s as a JSON string, unless s is empty
+// (the field's omitempty).
+func appendNonEmpty(dst []byte, name, s string) []byte {
+	if s == "" {
+		return dst
+	}
+	return appendString(append(dst, name...), s)
 }
 
 // appendString appends s as a JSON string. Plain printable ASCII (the usual key and value) is

@@ -221,25 +221,5 @@ func (r *reader) fetchClusterPlain(ctx context.Context, i int, keys []string, vi
 			h.Error = r.nodeError(m, h.Node, err)
 		}
 	}
-	if len(typed) == 0 {
-		return nil
-	}
-	pipe = m.Client.Pipeline()
-	types := make([]*redis.StatusCmd, len(typed))
-	for j, k := range typed {
-		types[j] = pipe.Type(ctx, keys[k])
-	}
-	_, _ = pipe.Exec(ctx)
-	for j, k := range typed {
-		t, err := types[j].Result()
-		if err != nil {
-			return err
-		}
-		if t == "none" {
-			views[k].Holdings[i] = Holding{Master: m.Name, Node: views[k].Holdings[i].Node, TTLMillis: Absent}
-			continue
-		}
-		views[k].Holdings[i].Type = t
-	}
-	return nil
+	return fetchTypes(ctx, m, keys, typed, views, i)
 }

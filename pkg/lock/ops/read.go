@@ -274,10 +274,17 @@ func fetchMasterPipeline(ctx context.Context, m redisconn.Master, keys []string,
 		}
 		views[k].Holdings[i] = h
 	}
+	return fetchTypes(ctx, m, keys, typed, views, i)
+}
+
+// fetchTypes asks one master, in one pipeline, the TYPE of the keys at the indexes typed (keys
+// that hold something other than a string) and sets it in their holdings; a key gone since then
+// is absent (on the same node).
+func fetchTypes(ctx context.Context, m redisconn.Master, keys []string, typed []int, views []View, i int) error {
 	if len(typed) == 0 {
 		return nil
 	}
-	pipe = m.Client.Pipeline()
+	pipe := m.Client.Pipeline()
 	types := make([]*redis.StatusCmd, len(typed))
 	for j, k := range typed {
 		types[j] = pipe.Type(ctx, keys[k])
@@ -289,7 +296,7 @@ func fetchMasterPipeline(ctx context.Context, m redisconn.Master, keys []string,
 			return err
 		}
 		if t == "none" {
-			views[k].Holdings[i] = Holding{Master: m.Name, TTLMillis: Absent}
+			views[k].Holdings[i] = Holding{Master: m.Name, Node: views[k].Holdings[i].Node, TTLMillis: Absent}
 			continue
 		}
 		views[k].Holdings[i].Type = t

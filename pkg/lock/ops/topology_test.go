@@ -13,16 +13,6 @@ import (
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
-func connectCfg(t *testing.T, cfg redisconn.Config) []redisconn.Master {
-	t.Helper()
-	ms, err := redisconn.Connect(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { redisconn.Close(ms) })
-	return ms
-}
-
 // clusterLocks plants, on a real cluster, n stale locks (no TTL), n live ones held by pkg/lock
 // (renewed until the test ends) and a hash, on keys that cover every shard. It returns the
 // keys by verdict.
@@ -62,7 +52,7 @@ func TestInspectAndBreakOnCluster(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := testenv.StartRedisCluster(t, 3, testenv.TopologyOptions{})
-	ms := connectCfg(t, redisconn.Config{Clusters: []string{c.URL()}})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Clusters: []string{c.URL()}}, redisconn.Close)
 	stale, live, hash := clusterLocks(t, c, ms, 12)
 
 	got, sum := inspectAll(t, ms, Options{Batch: 5})
@@ -98,7 +88,7 @@ func TestInspectAndBreakOnCluster(t *testing.T) {
 
 	// A user without EVAL: the same views through GET and PTTL; the break refused, naming EVAL.
 	testenv.AddACLUser(t, nodes(c), "noeval", "noeval-pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
-	limited := connectCfg(t, redisconn.Config{Clusters: []string{strings.Replace(c.URL(), "redis://", "redis://noeval:noeval-pw-1@", 1)}})
+	limited := testenv.Open(t, redisconn.Connect, redisconn.Config{Clusters: []string{strings.Replace(c.URL(), "redis://", "redis://noeval:noeval-pw-1@", 1)}}, redisconn.Close)
 	lgot, lsum := inspectAll(t, limited, Options{Batch: 5})
 	if lsum.Down() != 0 || len(lgot) != len(got) || lgot[stale[0]].Verdict.Rule != RuleNoTTL || lgot[live[0]].Verdict.Status != StatusLive || lgot[hash].Type != "hash" {
 		t.Fatalf("without EVAL: %+v, %d keys", lsum.Masters, len(lgot))
@@ -148,7 +138,7 @@ func TestInspectClusterWithAShardDown(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	c := testenv.StartRedisCluster(t, 3, testenv.TopologyOptions{})
-	ms := connectCfg(t, redisconn.Config{Clusters: []string{c.URL()}})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Clusters: []string{c.URL()}}, redisconn.Close)
 	stale, _, _ := clusterLocks(t, c, ms, 6)
 	down := c.NodeFor(t, stale[0])
 	var onDown, elsewhere []string
@@ -194,7 +184,7 @@ func TestInspectSentinelMaster(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := testenv.StartRedisSentinel(t, testenv.TopologyOptions{Password: "s-pw-123"})
-	ms := connectCfg(t, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster}, redisconn.Close)
 	must(t, s.Master.Client().Set(ctx, "redlock:s1:analysis_zip", "osctl:v1:web-0:1:abc", 9*time.Second).Err())
 	got, sum := inspectAll(t, ms, Options{})
 	v := got["redlock:s1:analysis_zip"]

@@ -18,12 +18,7 @@ var fast = redischeck.Options{LockTTL: 10 * time.Second, ClockInterval: 200 * ti
 
 func masters(t *testing.T, urls ...string) []redisconn.Master {
 	t.Helper()
-	ms, err := redisconn.Connect(redisconn.Config{URLs: urls, DialTimeout: time.Second, ReadTimeout: time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { redisconn.Close(ms) })
-	return ms
+	return testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: urls, DialTimeout: time.Second, ReadTimeout: time.Second}, redisconn.Close)
 }
 
 func result(t *testing.T, rs []preflight.Result, id, subject string) preflight.Result {

@@ -3,7 +3,6 @@ package redischeck_test
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
@@ -11,25 +10,14 @@ import (
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/preflight/redischeck"
 	"github.com/osctl/osctl/pkg/redisconn"
-	"github.com/osctl/osctl/pkg/redisproc"
 )
-
-func connect(t *testing.T, cfg redisconn.Config) []redisconn.Master {
-	t.Helper()
-	ms, err := redisconn.Connect(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { redisconn.Close(ms) })
-	return ms
-}
 
 // TestClusterTopology: a 3-primary cluster is one lock instance of three shards, each shard
 // checked on its own.
 func TestClusterTopology(t *testing.T) {
 	t.Parallel()
 	c := testenv.StartRedisCluster(t, 3, testenv.TopologyOptions{})
-	ms := connect(t, redisconn.Config{Clusters: []string{c.URL()}})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Clusters: []string{c.URL()}}, redisconn.Close)
 	rs := redischeck.Check(context.Background(), ms, fast)
 	want(t, rs, redischeck.RuleTopology, ms[0].Name, preflight.Info, "Redis Cluster with 3 shard(s)")
 	want(t, rs, redischeck.RuleMasters, "redis", preflight.Warn, "one master")
@@ -46,7 +34,7 @@ func TestClusterTopology(t *testing.T) {
 func TestSentinelTopology(t *testing.T) {
 	t.Parallel()
 	s := testenv.StartRedisSentinel(t, testenv.TopologyOptions{})
-	ms := connect(t, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster})
+	ms := testenv.Open(t, redisconn.Connect, redisconn.Config{Sentinels: []string{s.URL()}, SentinelMaster: testenv.SentinelMaster}, redisconn.Close)
 	rs := redischeck.Check(context.Background(), ms, fast)
 	r := result(t, rs, redischeck.RuleTopology, ms[0].Name)
 	if r.Status != preflight.Warn || !strings.Contains(r.Message, "Sentinel with 1 replica(s): master mymaster at "+s.Master.Addr+", 3 sentinel(s), quorum 2") ||
@@ -69,17 +57,13 @@ func TestSentinelTopology(t *testing.T) {
 func TestManagedRedisOverTLS(t *testing.T) {
 	t.Parallel()
 	tlsf := testenv.NewTLS(t)
-	port, err := redisproc.FreePort()
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := testenv.StartRedis(t, testenv.WithArgs(tlsf.ServerArgs(port)...), testenv.WithArgs("--maxmemory", "64mb", "--maxmemory-policy", "noeviction"))
-	servers := []*testenv.Redis{r}
+	r := testenv.StartRedisTLS(t, tlsf, testenv.WithArgs("--maxmemory", "64mb", "--maxmemory-policy", "noeviction"))
+	servers := []*testenv.Redis{r.Redis}
 	testenv.AddACLUser(t, servers, "osctl", "osctl-pw-1", testenv.ACLOsctl)
 	testenv.AddACLUser(t, servers, "managed", "managed-pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "config", "info"))
 	testenv.AddACLUser(t, servers, "noeval", "noeval-pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
 	check := func(user, pw string) ([]preflight.Result, string) {
-		ms := connect(t, redisconn.Config{URLs: []string{fmt.Sprintf("rediss://%s:%s@127.0.0.1:%d", user, pw, port)}, CAFile: tlsf.CA})
+		ms := testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: []string{r.TLSURL(user, pw)}, CAFile: tlsf.CA}, redisconn.Close)
 		return redischeck.Check(context.Background(), ms, fast), ms[0].Name
 	}
 
