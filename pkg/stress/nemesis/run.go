@@ -1,0 +1,61 @@
+package nemesis
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Run injects faults on their schedule from start until the load ends (loadDone closed) or ctx
+// ends, and returns them with their targets and outcomes. A fault due after the load ended is
+// NotInjected. A pause lasts its FOR even past the end of the load, but ends at once when ctx
+// ends: Run never returns while a process it paused is still stopped.
+func Run(ctx context.Context, faults []Fault, inj Injector, start time.Time, loadDone <-chan struct{}, logf func(string, ...any)) []Fault {
+	out := append([]Fault(nil), faults...)
+	var pauses sync.WaitGroup
+	for i := range out {
+		f := &out[i]
+		timer := time.NewTimer(time.Until(start.Add(time.Duration(f.At))))
+		select {
+		case <-timer.C:
+		case <-loadDone:
+			timer.Stop()
+			f.Outcome = NotInjected
+			continue
+		case <-ctx.Done():
+			timer.Stop()
+			f.Outcome = NotInjected
+			continue
+		}
+		target, resume, err := inj.Inject(*f)
+		f.Target, f.Injected = target, time.Now()
+		if err != nil {
+			f.Outcome = "failed: " + err.Error()
+			logf("nemesis: %v failed: %v", f, err)
+			continue
+		}
+		logf("nemesis: %v on %s", f, target)
+		if resume == nil {
+			f.Outcome = Done
+			continue
+		}
+		pauses.Add(1)
+		go func() {
+			defer pauses.Done()
+			t := time.NewTimer(time.Duration(f.For))
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+			}
+			f.Ended = time.Now()
+			if err := resume(); err != nil {
+				f.Outcome = "failed: resuming: " + err.Error()
+				return
+			}
+			f.Outcome = Done
+		}()
+	}
+	pauses.Wait()
+	return out
+}

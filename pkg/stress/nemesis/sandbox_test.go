@@ -1,0 +1,143 @@
+package nemesis
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/sandbox"
+)
+
+// sleeper starts a real child process of this test (the supervisor, as far as the injector can
+// tell) and ends it at the test's end.
+func sleeper(t *testing.T) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command("sleep", "120")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(done) }()
+	t.Cleanup(func() {
+		_ = syscall.Kill(cmd.Process.Pid, syscall.SIGCONT)
+		_ = cmd.Process.Kill()
+		<-done
+	})
+	return cmd
+}
+
+func writeProcesses(t *testing.T, p sandbox.Processes) string {
+	t.Helper()
+	dir := t.TempDir()
+	b, _ := json.Marshal(p)
+	if err := os.WriteFile(filepath.Join(dir, sandbox.ProcessesFile), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func state(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "gone"
+	}
+	s := string(b)
+	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:])[0]
+}
+
+// TestRunKillsAndPausesRealProcesses: a kill ends a replica process, a pause stops one for FOR
+// and resumes it, and a fault due after the load is not injected.
+func TestRunKillsAndPausesRealProcesses(t *testing.T) {
+	a, b := sleeper(t), sleeper(t)
+	dir := writeProcesses(t, sandbox.Processes{Supervisor: os.Getpid(), Restart: true,
+		Replicas: []sandbox.Process{{Kind: "replica", Index: 0, Pid: a.Process.Pid}}})
+	inj, err := NewSandbox(dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults, err := Parse("pause-replica@0s+300ms,kill-replica@400ms,kill-replica@1h")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := inj.Check(faults); err != nil {
+		t.Fatal(err)
+	}
+	loadDone := make(chan struct{})
+	paused := make(chan string, 1)
+	go func() {
+		testenv.Eventually(t, 10*time.Second, "the replica stopped", func() bool { return state(a.Process.Pid) == "T" })
+		paused <- state(a.Process.Pid)
+	}()
+	time.AfterFunc(2*time.Second, func() { close(loadDone) })
+	got := Run(context.Background(), faults, inj, time.Now(), loadDone, t.Logf)
+	if s := <-paused; s != "T" {
+		t.Errorf("during the pause the replica was in state %s", s)
+	}
+	for i, want := range []string{Done, Done, NotInjected} {
+		if got[i].Outcome != want {
+			t.Errorf("%v: outcome %q, want %q", got[i], got[i].Outcome, want)
+		}
+	}
+	if got[0].Target != "replica 0 (pid "+strconv.Itoa(a.Process.Pid)+")" || got[0].Ended.Sub(got[0].Injected) < 300*time.Millisecond {
+		t.Errorf("pause: %+v", got[0])
+	}
+	testenv.Eventually(t, 10*time.Second, "the killed replica gone", func() bool {
+		s := state(a.Process.Pid)
+		return s == "Z" || s == "gone"
+	})
+	if s := state(b.Process.Pid); s != "S" && s != "R" {
+		t.Errorf("a process outside the sandbox's list is in state %s", s)
+	}
+}
+
+// TestInjectRefusesAPidThatIsNotTheSandboxs: a processes file naming a process whose parent is
+// not the supervisor (a stale file, a reused pid) signals nothing.
+func TestInjectRefusesAPidThatIsNotTheSandboxs(t *testing.T) {
+	a := sleeper(t)
+	dir := writeProcesses(t, sandbox.Processes{Supervisor: os.Getpid() + 1000000, Restart: true,
+		Replicas: []sandbox.Process{{Kind: "replica", Pid: a.Process.Pid}}})
+	inj, err := NewSandbox(dir, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = inj.Inject(Fault{Kind: KillReplica})
+	if err == nil || !strings.Contains(err.Error(), "not the sandbox's") {
+		t.Fatalf("Inject: %v", err)
+	}
+	if s := state(a.Process.Pid); s == "Z" || s == "gone" {
+		t.Error("the process was killed")
+	}
+}
+
+func TestCheckRefusesWhatTheSandboxCannotTake(t *testing.T) {
+	if _, err := NewSandbox(t.TempDir(), 1); err == nil || !strings.Contains(err.Error(), "running 'osctl sandbox up'") {
+		t.Errorf("no processes file: %v", err)
+	}
+	rep := []sandbox.Process{{Kind: "replica", Pid: 1}}
+	for _, c := range []struct {
+		p    sandbox.Processes
+		spec string
+		want string
+	}{
+		{sandbox.Processes{Replicas: rep}, "kill-replica@1s", "does not restart"},
+		{sandbox.Processes{Replicas: rep, Restart: true}, "pause-redis@1s+1s", "started none"},
+		{sandbox.Processes{Replicas: rep, Restart: true}, "restart-redis@1s", "started none"},
+	} {
+		inj, err := NewSandbox(writeProcesses(t, c.p), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		faults, _ := Parse(c.spec)
+		if err := inj.Check(faults); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: Check = %v, want %q", c.spec, err, c.want)
+		}
+	}
+}
