@@ -6,6 +6,15 @@ import (
 	"time"
 )
 
+// Injector injects one fault into a target and undoes a pause (pkg/sandbox's Nemesis is the
+// sandbox's).
+type Injector interface {
+	// Check says, before any load, whether every fault of the schedule can be injected.
+	Check(faults []Fault) error
+	// Inject injects f and names the process it hit. For a pause, resume ends it.
+	Inject(f Fault) (target string, resume func() error, err error)
+}
+
 // Run injects faults on their schedule from start until the load ends (loadDone closed) or ctx
 // ends, and returns them with their targets and outcomes. A fault due after the load ended is
 // NotInjected. A pause lasts its FOR even past the end of the load, but ends at once when ctx

@@ -29,7 +29,8 @@ const (
 // Kinds lists every kind, in the order the help names them.
 var Kinds = []Kind{KillReplica, PauseReplica, RestartRedis, PauseRedis}
 
-func (k Kind) pauses() bool { return k == PauseReplica || k == PauseRedis }
+// Pauses says whether the kind stops a process for FOR (and takes +FOR).
+func (k Kind) Pauses() bool { return k == PauseReplica || k == PauseRedis }
 
 // MaxPause bounds FOR: a process stopped longer than this is a hung test, not a fault.
 const MaxPause = 10 * time.Minute
@@ -124,9 +125,9 @@ func parseOne(item string) (Fault, error) {
 	}
 	f.At = Duration(v)
 	switch {
-	case hasFor && !f.Kind.pauses():
+	case hasFor && !f.Kind.Pauses():
 		return Fault{}, fmt.Errorf("fault %q: %s takes no +FOR (only pause-replica and pause-redis last)", item, f.Kind)
-	case !hasFor && f.Kind.pauses():
+	case !hasFor && f.Kind.Pauses():
 		return Fault{}, fmt.Errorf("fault %q: %s needs +FOR, how long the pause lasts (e.g. %s@%s+8s)", item, f.Kind, f.Kind, at)
 	case hasFor:
 		d, err := time.ParseDuration(dur)

@@ -1,4 +1,4 @@
-package nemesis
+package sandbox_test
 
 import (
 	"context"
@@ -14,11 +14,12 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // sleeper starts a real child process of this test (the supervisor, as far as the injector can
 // tell) and ends it at the test's end.
-func sleeper(t *testing.T) *exec.Cmd {
+func sleeperChild(t *testing.T) *exec.Cmd {
 	t.Helper()
 	cmd := exec.Command("sleep", "120")
 	if err := cmd.Start(); err != nil {
@@ -44,7 +45,7 @@ func writeProcesses(t *testing.T, p sandbox.Processes) string {
 	return dir
 }
 
-func state(pid int) string {
+func procState(pid int) string {
 	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
 	if err != nil {
 		return "gone"
@@ -55,15 +56,15 @@ func state(pid int) string {
 
 // TestRunKillsAndPausesRealProcesses: a kill ends a replica process, a pause stops one for FOR
 // and resumes it, and a fault due after the load is not injected.
-func TestRunKillsAndPausesRealProcesses(t *testing.T) {
-	a, b := sleeper(t), sleeper(t)
+func TestNemesisKillsAndPausesRealProcesses(t *testing.T) {
+	a, b := sleeperChild(t), sleeperChild(t)
 	dir := writeProcesses(t, sandbox.Processes{Supervisor: os.Getpid(), Restart: true,
 		Replicas: []sandbox.Process{{Kind: "replica", Index: 0, Pid: a.Process.Pid}}})
-	inj, err := NewSandbox(dir, 1)
+	inj, err := sandbox.NewNemesis(dir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	faults, err := Parse("pause-replica@0s+300ms,kill-replica@400ms,kill-replica@1h")
+	faults, err := nemesis.Parse("pause-replica@0s+300ms,kill-replica@400ms,kill-replica@1h")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,15 +74,15 @@ func TestRunKillsAndPausesRealProcesses(t *testing.T) {
 	loadDone := make(chan struct{})
 	paused := make(chan string, 1)
 	go func() {
-		testenv.Eventually(t, 10*time.Second, "the replica stopped", func() bool { return state(a.Process.Pid) == "T" })
-		paused <- state(a.Process.Pid)
+		testenv.Eventually(t, 10*time.Second, "the replica stopped", func() bool { return procState(a.Process.Pid) == "T" })
+		paused <- procState(a.Process.Pid)
 	}()
 	time.AfterFunc(2*time.Second, func() { close(loadDone) })
-	got := Run(context.Background(), faults, inj, time.Now(), loadDone, t.Logf)
+	got := nemesis.Run(context.Background(), faults, inj, time.Now(), loadDone, t.Logf)
 	if s := <-paused; s != "T" {
 		t.Errorf("during the pause the replica was in state %s", s)
 	}
-	for i, want := range []string{Done, Done, NotInjected} {
+	for i, want := range []string{nemesis.Done, nemesis.Done, nemesis.NotInjected} {
 		if got[i].Outcome != want {
 			t.Errorf("%v: outcome %q, want %q", got[i], got[i].Outcome, want)
 		}
@@ -90,35 +91,35 @@ func TestRunKillsAndPausesRealProcesses(t *testing.T) {
 		t.Errorf("pause: %+v", got[0])
 	}
 	testenv.Eventually(t, 10*time.Second, "the killed replica gone", func() bool {
-		s := state(a.Process.Pid)
+		s := procState(a.Process.Pid)
 		return s == "Z" || s == "gone"
 	})
-	if s := state(b.Process.Pid); s != "S" && s != "R" {
+	if s := procState(b.Process.Pid); s != "S" && s != "R" {
 		t.Errorf("a process outside the sandbox's list is in state %s", s)
 	}
 }
 
 // TestInjectRefusesAPidThatIsNotTheSandboxs: a processes file naming a process whose parent is
 // not the supervisor (a stale file, a reused pid) signals nothing.
-func TestInjectRefusesAPidThatIsNotTheSandboxs(t *testing.T) {
-	a := sleeper(t)
+func TestNemesisRefusesAPidThatIsNotTheSandboxs(t *testing.T) {
+	a := sleeperChild(t)
 	dir := writeProcesses(t, sandbox.Processes{Supervisor: os.Getpid() + 1000000, Restart: true,
 		Replicas: []sandbox.Process{{Kind: "replica", Pid: a.Process.Pid}}})
-	inj, err := NewSandbox(dir, 1)
+	inj, err := sandbox.NewNemesis(dir, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, err = inj.Inject(Fault{Kind: KillReplica})
+	_, _, err = inj.Inject(nemesis.Fault{Kind: nemesis.KillReplica})
 	if err == nil || !strings.Contains(err.Error(), "not the sandbox's") {
 		t.Fatalf("Inject: %v", err)
 	}
-	if s := state(a.Process.Pid); s == "Z" || s == "gone" {
+	if s := procState(a.Process.Pid); s == "Z" || s == "gone" {
 		t.Error("the process was killed")
 	}
 }
 
-func TestCheckRefusesWhatTheSandboxCannotTake(t *testing.T) {
-	if _, err := NewSandbox(t.TempDir(), 1); err == nil || !strings.Contains(err.Error(), "running 'osctl sandbox up'") {
+func TestNemesisCheckRefusesWhatTheSandboxCannotTake(t *testing.T) {
+	if _, err := sandbox.NewNemesis(t.TempDir(), 1); err == nil || !strings.Contains(err.Error(), "running 'osctl sandbox up'") {
 		t.Errorf("no processes file: %v", err)
 	}
 	rep := []sandbox.Process{{Kind: "replica", Pid: 1}}
@@ -131,11 +132,11 @@ func TestCheckRefusesWhatTheSandboxCannotTake(t *testing.T) {
 		{sandbox.Processes{Replicas: rep, Restart: true}, "pause-redis@1s+1s", "started none"},
 		{sandbox.Processes{Replicas: rep, Restart: true}, "restart-redis@1s", "started none"},
 	} {
-		inj, err := NewSandbox(writeProcesses(t, c.p), 1)
+		inj, err := sandbox.NewNemesis(writeProcesses(t, c.p), 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		faults, _ := Parse(c.spec)
+		faults, _ := nemesis.Parse(c.spec)
 		if err := inj.Check(faults); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: Check = %v, want %q", c.spec, err, c.want)
 		}

@@ -1,4 +1,4 @@
-package nemesis
+package sandbox
 
 import (
 	"errors"
@@ -11,56 +11,48 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
-// Injector injects one fault into a target and undoes a pause.
-type Injector interface {
-	// Check says, before any load, whether every fault of the schedule can be injected.
-	Check(faults []Fault) error
-	// Inject injects f and names the process it hit. For a pause, resume ends it.
-	Inject(f Fault) (target string, resume func() error, err error)
-}
-
-// Sandbox injects faults into an `osctl sandbox up` running over Dir: it finds the replicas
+// Nemesis injects faults (a nemesis.Injector) into an `osctl sandbox up` running over Dir: it finds the replicas
 // and redis-servers in the sandbox's processes file, and signals them by pid, after checking
 // that each is still a child of the sandbox's supervisor (so a pid reused by another process is
 // never signalled).
-type Sandbox struct {
+type Nemesis struct {
 	Dir string
 	mu  sync.Mutex
 	rng *rand.Rand
 }
 
-// NewSandbox returns the injector of the sandbox over dir, choosing its targets with seed.
-func NewSandbox(dir string, seed uint64) (*Sandbox, error) {
-	s := &Sandbox{Dir: dir, rng: rand.New(rand.NewPCG(seed, seed^0x6e656d65736973))}
+// NewNemesis returns the injector of the sandbox over dir, choosing its targets with seed.
+func NewNemesis(dir string, seed uint64) (*Nemesis, error) {
+	s := &Nemesis{Dir: dir, rng: rand.New(rand.NewPCG(seed, seed^0x6e656d65736973))}
 	if _, err := s.processes(); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
 
-func (s *Sandbox) processes() (sandbox.Processes, error) {
-	p, err := sandbox.ReadProcesses(s.Dir)
+func (s *Nemesis) processes() (Processes, error) {
+	p, err := ReadProcesses(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		return p, fmt.Errorf("%s has no %s: faults are injected into a running 'osctl sandbox up' over this state directory (one older than this osctl does not write it)", s.Dir, sandbox.ProcessesFile)
+		return p, fmt.Errorf("%s has no %s: faults are injected into a running 'osctl sandbox up' over this state directory (one older than this osctl does not write it)", s.Dir, ProcessesFile)
 	}
 	return p, err
 }
 
 // Check refuses kills without restarts (the sandbox would stop) and Redis faults on masters
 // the sandbox did not start.
-func (s *Sandbox) Check(faults []Fault) error {
+func (s *Nemesis) Check(faults []nemesis.Fault) error {
 	p, err := s.processes()
 	if err != nil {
 		return err
 	}
 	for _, f := range faults {
 		switch {
-		case (f.Kind == KillReplica || f.Kind == RestartRedis) && !p.Restart:
+		case (f.Kind == nemesis.KillReplica || f.Kind == nemesis.RestartRedis) && !p.Restart:
 			return fmt.Errorf("%v: the sandbox does not restart its processes, so a kill would stop it; start it with restarts (the default of sandbox up)", f)
-		case (f.Kind == RestartRedis || f.Kind == PauseRedis) && len(p.Redis) == 0:
+		case (f.Kind == nemesis.RestartRedis || f.Kind == nemesis.PauseRedis) && len(p.Redis) == 0:
 			return fmt.Errorf("%v: the sandbox was given its Redis masters and started none, so it has no redis-server to fault", f)
 		case len(p.Replicas) == 0:
 			return fmt.Errorf("%v: the sandbox names no replica", f)
@@ -70,13 +62,13 @@ func (s *Sandbox) Check(faults []Fault) error {
 }
 
 // Inject hits a process chosen by the seeded generator among those of f's kind.
-func (s *Sandbox) Inject(f Fault) (string, func() error, error) {
+func (s *Nemesis) Inject(f nemesis.Fault) (string, func() error, error) {
 	p, err := s.processes()
 	if err != nil {
 		return "", nil, err
 	}
 	pool := p.Replicas
-	if f.Kind == RestartRedis || f.Kind == PauseRedis {
+	if f.Kind == nemesis.RestartRedis || f.Kind == nemesis.PauseRedis {
 		pool = p.Redis
 	}
 	if len(pool) == 0 {
@@ -89,13 +81,13 @@ func (s *Sandbox) Inject(f Fault) (string, func() error, error) {
 		return victim.String(), nil, err
 	}
 	sig := syscall.SIGKILL
-	if f.Kind.pauses() {
+	if f.Kind.Pauses() {
 		sig = syscall.SIGSTOP
 	}
 	if err := syscall.Kill(victim.Pid, sig); err != nil {
 		return victim.String(), nil, fmt.Errorf("signalling %v: %v", victim, err)
 	}
-	if !f.Kind.pauses() {
+	if !f.Kind.Pauses() {
 		return victim.String(), nil, nil
 	}
 	return victim.String(), func() error { return syscall.Kill(victim.Pid, syscall.SIGCONT) }, nil
