@@ -112,10 +112,9 @@ func (s *openStudioService) uploadZip(w http.ResponseWriter, r *http.Request, id
 			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"seed_zip_content_type": []string{"is invalid"}, "seed_zip": []string{"is invalid"}})
 			return
 		}
-		clean := cleanFileName(f.name)
-		stored := storedName(clean)
-		if err := checkID("file", stored); err != nil {
-			writeRails(w, unprocessable("uploaded file name %q is stored as %q, which the sandbox cannot use as a path: %v", f.name, stored, err))
+		var clean, stored string
+		if clean, stored, err = uploadNames(f.name); err != nil {
+			writeRails(w, err)
 			return
 		}
 		sum := md5.Sum(f.body)

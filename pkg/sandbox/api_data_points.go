@@ -112,10 +112,9 @@ func (s *openStudioService) uploadResult(w http.ResponseWriter, r *http.Request,
 		writeRails(w, nilRecord("data point", dataPointID, "result_files"))
 		return
 	}
-	clean := cleanFileName(f.name)
-	stored := storedName(clean)
-	if err := checkID("file", stored); err != nil {
-		writeRails(w, unprocessable("uploaded file name %q is stored as %q, which the sandbox cannot use as a path: %v", f.name, stored, err))
+	clean, stored, err := uploadNames(f.name)
+	if err != nil {
+		writeRails(w, err)
 		return
 	}
 	id := newObjectID()
