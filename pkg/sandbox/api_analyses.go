@@ -3,7 +3,6 @@ package sandbox
 import (
 	"crypto/md5"
 	"encoding/hex"
-	"errors"
 	"net/http"
 	"path/filepath"
 	"regexp"
@@ -13,59 +12,8 @@ import (
 // createAnalysis is AnalysesController#create: any key is stored (a dynamic model); a missing
 // project is a validation error (belongs_to is required: 422); a duplicate id is 500.
 func (s *openStudioService) createAnalysis(w http.ResponseWriter, r *http.Request, projectID string) {
-	obj, err := bodyObject(r, "analysis")
-	if err != nil {
-		writeRails(w, err)
-		return
-	}
-	s.createUnder(w, r, obj, child{kind: "analysis", table: "analyses", model: analysisModel, parent: "project", parentTable: "projects",
+	s.createRecord(w, r, creation{kind: "analysis", table: "analyses", model: analysisModel, parent: "project", parentTable: "projects",
 		parentID: projectID, parentKey: "project_id", link: "project_analyses"})
-}
-
-// child is a record created under a parent: an analysis in a project, a data point in an analysis.
-type child struct {
-	kind, table string // "analysis", "analyses"
-	model       model
-	parent      string // "project"
-	parentTable string // "projects"
-	parentID    string
-	parentKey   string // the record's key that names its parent, "project_id"
-	link        string // the parent's list of children, "project_analyses"
-}
-
-// createUnder is the rest of a create: its id (the client's, or a new uuid), its parent (belongs_to
-// is required: a missing one is a validation error, 422), the record stored (a duplicate id is
-// Mongo's duplicate-key error, 500) unless --drop-creates loses it, and 201 with the document.
-func (s *openStudioService) createUnder(w http.ResponseWriter, r *http.Request, obj record, c child) {
-	id, err := recordID(c.kind, obj)
-	var parent record
-	if err == nil {
-		parent, err = s.find(c.parentTable, c.parentID)
-	}
-	if err == nil && parent == nil {
-		err = invalid("Mongoid::Errors::Validations: %s must exist (%s %q)", strings.ToUpper(c.parent[:1])+c.parent[1:], c.parent, c.parentID)
-	}
-	if err != nil {
-		writeRails(w, err)
-		return
-	}
-	rec := c.model.build(obj, id, s.now())
-	rec[c.parentKey] = c.parentID
-	if !s.dropped(id) {
-		if err := s.db.create(c.table, rec, id); err != nil {
-			if errors.Is(err, errExists) {
-				err = crash("Mongo::Error::OperationFailure: E11000 duplicate key error (%s _id %q)", strings.ReplaceAll(c.kind, "_", " "), id)
-			}
-			writeRails(w, err)
-			return
-		}
-		if err := s.db.create(c.link, record{}, c.parentID, id); err != nil && !errors.Is(err, errExists) {
-			writeRails(w, err)
-			return
-		}
-	}
-	w.Header().Set("Location", location(r, c.table, id))
-	writeJSON(w, http.StatusCreated, rec)
 }
 
 // getAnalysis is AnalysesController#show: {"analysis": <analysis or null>}, HTTP 200 either way.
@@ -84,13 +32,8 @@ var dataPointStates = map[string]bool{"na": true, "queued": true, "started": tru
 // analysisStatus is AnalysesController#status for one id: {"analysis": {...}} with its jobs in
 // index order and its data points, or {"analyses": []} when there is no such analysis.
 func (s *openStudioService) analysisStatus(w http.ResponseWriter, id string) {
-	rec, err := s.find("analyses", id)
-	if err != nil {
-		writeRails(w, err)
-		return
-	}
-	if rec == nil {
-		writeJSON(w, http.StatusOK, map[string]any{"analyses": []any{}})
+	rec, ok := findOrAnswer(w, &s.documents, "analyses", id, http.StatusOK, map[string]any{"analyses": []any{}})
+	if !ok {
 		return
 	}
 	jobs, err := s.analysisJobs(id)
@@ -169,10 +112,9 @@ func (s *openStudioService) uploadZip(w http.ResponseWriter, r *http.Request, id
 			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"seed_zip_content_type": []string{"is invalid"}, "seed_zip": []string{"is invalid"}})
 			return
 		}
-		clean := cleanFileName(f.name)
-		stored := storedName(clean)
-		if err := checkID("file", stored); err != nil {
-			writeRails(w, unprocessable("uploaded file name %q is stored as %q, which the sandbox cannot use as a path: %v", f.name, stored, err))
+		var clean, stored string
+		if clean, stored, err = uploadNames(f.name); err != nil {
+			writeRails(w, err)
 			return
 		}
 		sum := md5.Sum(f.body)

@@ -13,24 +13,23 @@ import (
 // strict model (an unknown key is 500, even under a missing analysis), a missing analysis a
 // validation error (422), a duplicate id 500.
 func (s *openStudioService) createDataPoint(w http.ResponseWriter, r *http.Request, analysisID string) {
-	obj, err := bodyObject(r, "data_point")
-	if err != nil {
-		writeRails(w, err)
-		return
-	}
+	s.createRecord(w, r, creation{kind: "data_point", table: "data_points", model: dataPointModel, strict: "DataPoint",
+		prepare: mapVariableValues, parent: "analysis", parentTable: "analyses", parentID: analysisID, parentKey: "analysis_id",
+		link: "analysis_data_points"})
+}
+
+// mapVariableValues maps a data point's ordered_variable_values onto the analysis's variables:
+// the sandbox keeps none, so only an empty list (or none) passes; anything else is answered 422
+// and mapVariableValues returns false.
+func mapVariableValues(w http.ResponseWriter, obj record) bool {
 	if v, ok := obj["ordered_variable_values"]; ok && v != nil {
 		if list, ok := v.([]any); !ok || len(list) > 0 {
 			writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"message": "Variable array and analysis variable size differ", "data_point_errors": ""})
-			return
+			return false
 		}
 		obj["set_variable_values"] = map[string]any{}
 	}
-	if err := refuseUnknown(dataPointModel, "DataPoint", obj); err != nil {
-		writeRails(w, err)
-		return
-	}
-	s.createUnder(w, r, obj, child{kind: "data_point", table: "data_points", model: dataPointModel, parent: "analysis", parentTable: "analyses",
-		parentID: analysisID, parentKey: "analysis_id", link: "analysis_data_points"})
+	return true
 }
 
 // analysisDataPoints returns an analysis's data points, in id order.
@@ -57,13 +56,8 @@ func (s *documents) analysisDataPoints(analysisID string) ([]record, error) {
 // the embedded result_files (once there are any), whose _id shows as {"$oid": ...}; a missing
 // data point is 422 {"error":"No Datapoint"}.
 func (s *openStudioService) getDataPoint(w http.ResponseWriter, id string) {
-	rec, err := s.find("data_points", id)
-	if err != nil {
-		writeRails(w, err)
-		return
-	}
-	if rec == nil {
-		writeJSON(w, http.StatusUnprocessableEntity, map[string]any{"error": "No Datapoint"})
+	rec, ok := findOrAnswer(w, &s.documents, "data_points", id, http.StatusUnprocessableEntity, map[string]any{"error": "No Datapoint"})
+	if !ok {
 		return
 	}
 	ids, err := s.db.list("result_files", id)
@@ -118,10 +112,9 @@ func (s *openStudioService) uploadResult(w http.ResponseWriter, r *http.Request,
 		writeRails(w, nilRecord("data point", dataPointID, "result_files"))
 		return
 	}
-	clean := cleanFileName(f.name)
-	stored := storedName(clean)
-	if err := checkID("file", stored); err != nil {
-		writeRails(w, unprocessable("uploaded file name %q is stored as %q, which the sandbox cannot use as a path: %v", f.name, stored, err))
+	clean, stored, err := uploadNames(f.name)
+	if err != nil {
+		writeRails(w, err)
 		return
 	}
 	id := newObjectID()

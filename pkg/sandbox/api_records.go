@@ -55,6 +55,21 @@ func (s *documents) find(dbKind, id string) (record, error) {
 	return rec, nil
 }
 
+// findOrAnswer is a show action's read of its record: the record, or false once it answered a
+// failed read (as Rails does) or a missing record (status, with missing as the body).
+func findOrAnswer(w http.ResponseWriter, d *documents, table, id string, status int, missing any) (record, bool) {
+	rec, err := d.find(table, id)
+	if err != nil {
+		writeRails(w, err)
+		return nil, false
+	}
+	if rec == nil {
+		writeJSON(w, status, missing)
+		return nil, false
+	}
+	return rec, true
+}
+
 // dropped reports whether --drop-creates loses the create of id: the first 8 bytes of its
 // SHA-256, as a fraction of 2^64, below the drop fraction. The same id is always dropped or
 // always kept.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 )
 
@@ -38,6 +39,19 @@ func queueLess(a, b *job) bool {
 		return a.Seq < b.Seq
 	}
 	return a.ID < b.ID
+}
+
+// sortQueue sorts jobs in dispatch order (queueLess), keeping the order of equal ones.
+func sortQueue(js []*job) {
+	slices.SortStableFunc(js, func(a, b *job) int {
+		switch {
+		case queueLess(a, b):
+			return -1
+		case queueLess(b, a):
+			return 1
+		}
+		return 0
+	})
 }
 
 // isoTime formats t as Python's datetime.isoformat() of an aware UTC time.

@@ -8,23 +8,23 @@ import (
 
 // run runs the dispatcher's tick and the watchdog until ctx ends.
 func (s *jobsService) run(ctx context.Context) {
-	go every(ctx, s.cfg.Jobs.DispatchInterval, func() {
+	go every(ctx, s.clk, s.cfg.Jobs.DispatchInterval, func() {
 		for s.dispatchOnce() {
 		}
 	})
-	every(ctx, s.cfg.Jobs.WatchdogInterval, s.watchdog)
+	every(ctx, s.clk, s.cfg.Jobs.WatchdogInterval, s.watchdog)
 }
 
-// every calls f now and then every d until ctx ends.
-func every(ctx context.Context, d time.Duration, f func()) {
-	t := time.NewTicker(d)
+// every calls f now and then every d of clk until ctx ends.
+func every(ctx context.Context, clk clock, d time.Duration, f func()) {
+	t := clk.NewTicker(d)
 	defer t.Stop()
 	for {
 		f()
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 	}
 }
@@ -35,6 +35,8 @@ func jobSteps(d time.Duration) (step, run time.Duration) {
 	step = min(d/10, 50*time.Millisecond)
 	return step, d - 2*step
 }
+
+func (s *jobsService) now() time.Time { return s.clk.Now() }
 
 func (s *jobsService) stamp() string { return isoTime(s.now()) }
 
@@ -57,6 +59,7 @@ func (s *jobsService) dispatchOnce() bool {
 	s.mu.Lock()
 	s.threads[j.ID] = stop
 	s.mu.Unlock()
+	s.live.Add(1)
 	go s.submitThread(j, stop)
 	return true
 }
@@ -87,6 +90,7 @@ func (s *jobsService) cancel(id string) {
 func (s *jobsService) submitThread(j *job, stop chan struct{}) {
 	ctx, id := s.ctx, j.ID
 	died := false
+	defer s.live.Add(-1)
 	defer func() {
 		s.mu.Lock()
 		if s.threads[id] == stop {
@@ -98,13 +102,13 @@ func (s *jobsService) submitThread(j *job, stop chan struct{}) {
 		}
 	}()
 	step, run := jobSteps(s.dur)
-	if !pause(ctx, stop, step) {
+	if !s.pause(stop, step) {
 		return
 	}
 	now := s.stamp()
 	ok, err := s.st.update(ctx, id, nil, map[string]string{fStatus: JobSubmitting,
 		fAttempt: strconv.FormatInt(j.Attempt+1, 10), fUpdatedAt: now, fLastProgressAt: now})
-	if err != nil || !ok || !pause(ctx, stop, step) {
+	if err != nil || !ok || !s.pause(stop, step) {
 		return
 	}
 	now = s.stamp()
@@ -125,14 +129,14 @@ func (s *jobsService) submitThread(j *job, stop chan struct{}) {
 }
 
 // pause waits d; false when the thread was cancelled or the server stops.
-func pause(ctx context.Context, stop chan struct{}, d time.Duration) bool {
-	t := time.NewTimer(d)
+func (s *jobsService) pause(stop chan struct{}, d time.Duration) bool {
+	t := s.clk.NewTimer(d)
 	defer t.Stop()
 	select {
-	case <-t.C:
+	case <-t.C():
 		return true
 	case <-stop:
-	case <-ctx.Done():
+	case <-s.ctx.Done():
 	}
 	return false
 }

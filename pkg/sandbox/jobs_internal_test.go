@@ -2,7 +2,6 @@ package sandbox
 
 import (
 	"context"
-	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -53,13 +52,16 @@ func (s *spyStore) update(ctx context.Context, id string, from []string, set map
 }
 
 // TestRequeueWaitingForCapacity: the submit thread requeues the job and exits, and its exit
-// claims the head of the queue, which is that job again (the oldest): it then runs once.
+// claims the head of the queue, which is that job again (the oldest): it then runs once. The
+// service runs on a fake clock, without its tick and watchdog: only the submit threads' pauses
+// wait on it.
 func TestRequeueWaitingForCapacity(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	cfg := Config{StateDir: t.TempDir(), MaxActive: 1, JobDuration: 100 * time.Millisecond,
+	cfg := Config{StateDir: t.TempDir(), MaxActive: 1, JobDuration: time.Second,
 		Jobs: JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: time.Hour, RequeueEvery: 1, RequeuePhase: PhaseWaitingForCapacity}}.withDefaults()
-	q, err := newJobsService(ctx, cfg, time.Now)
+	clk := NewFakeClock(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC))
+	q, err := newJobsService(ctx, cfg, clk)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,14 +74,21 @@ func TestRequeueWaitingForCapacity(t *testing.T) {
 	if !q.dispatchOnce() {
 		t.Fatal("nothing claimed")
 	}
-	testenv.Eventually(t, 10*time.Second, "the requeued job to run", func() bool { return slices.Contains(spy.events(), JobRunning+"/submitted") },
-		func() string { return fmt.Sprint(spy.events()) })
+	step, _ := jobSteps(q.dur)
+	for range 4 { // two runs of the thread, two pauses each: the first run's exit starts the second
+		clk.WaitTimers(t, 1)
+		clk.Advance(step)
+	}
+	testenv.Eventually(t, 10*time.Second, "the submit thread to return", func() bool { return q.live.Load() == 0 })
 	want := "dispatching submitting queued/waiting_for_capacity dispatching submitting running/submitted"
 	if got := strings.Join(spy.events(), " "); got != want {
 		t.Fatalf("states %q, want %q", got, want)
 	}
 	if got, _ := spy.get(ctx, j.ID); got.Attempt != 2 || got.Requeue != "" {
 		t.Fatalf("after the requeue: attempt %d, requeue %q; want 2 and none left", got.Attempt, got.Requeue)
+	}
+	if n := clk.Timers(); n != 0 {
+		t.Fatalf("%d timers pending once the job runs: a third run of the thread", n)
 	}
 }
 

@@ -72,15 +72,7 @@ func (s *localStore) queued() []*job {
 			q = append(q, j)
 		}
 	}
-	slices.SortStableFunc(q, func(a, b *job) int {
-		switch {
-		case queueLess(a, b):
-			return -1
-		case queueLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	sortQueue(q)
 	return q
 }
 

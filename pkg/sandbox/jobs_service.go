@@ -5,6 +5,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -19,16 +20,17 @@ type jobsService struct {
 	st    jobStore
 	limit int           // active jobs the store admits: this replica's (local, split) or all of them (shared)
 	dur   time.Duration // how long a job this replica claims runs
-	now   func() time.Time
+	clk   clock
 	ctx   context.Context // the server's: submit threads and claims run on it
 	reqs  requestLog
 
 	mu      sync.Mutex
 	threads map[string]chan struct{} // the live submit threads of this replica, closed to cancel
+	live    atomic.Int64             // submit threads not yet returned, the claim at their exit included
 }
 
-func newJobsService(ctx context.Context, cfg Config, now func() time.Time) (*jobsService, error) {
-	s := &jobsService{cfg: cfg, now: now, ctx: ctx, dur: cfg.replicaJobDuration(), threads: map[string]chan struct{}{}}
+func newJobsService(ctx context.Context, cfg Config, clk clock) (*jobsService, error) {
+	s := &jobsService{cfg: cfg, clk: clk, ctx: ctx, dur: cfg.replicaJobDuration(), threads: map[string]chan struct{}{}}
 	switch cfg.Queue {
 	case QueueShared:
 		s.st, s.limit = newSharedStore(cfg), cfg.MaxActive

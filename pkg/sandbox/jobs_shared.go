@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -195,15 +194,7 @@ func (s *sharedStore) queue(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(recs, func(a, b *job) int {
-		switch {
-		case queueLess(a, b):
-			return -1
-		case queueLess(b, a):
-			return 1
-		}
-		return 0
-	})
+	sortQueue(recs)
 	out := make([]string, 0, len(recs))
 	for _, j := range recs {
 		if j.Status == JobQueued {

@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
 
@@ -242,116 +241,6 @@ func TestJobIdsAndReplaysPerReplica(t *testing.T) {
 	_, m, _ := jobCall(ctx, http.MethodPost, urls[0]+"/v1/jobs", "", b)
 	if id, _ := m["job_id"].(string); len(id) != 12 || id == want {
 		t.Fatalf("job without a key: %v", m)
-	}
-}
-
-// TestJobDispatchTriggers: with no tick (1 h), a queued job is claimed only by a submit or a
-// submit thread's exit; a finished job keeps its slot until a status read notices it, and that
-// read starts nothing.
-func TestJobDispatchTriggers(t *testing.T) {
-	const jobDur = 100 * time.Millisecond
-	ts, _ := serve(t, sandbox.Config{MaxActive: 1, JobDuration: jobDur,
-		Jobs: sandbox.JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: time.Hour}})
-	owner := submitJobs(t, []string{ts.URL}, 2, "")
-	var a, b string
-	for _, j := range listJobs(t, ts.URL, "") {
-		if isActive(j["status"]) {
-			a = j["job_id"].(string)
-		} else if j["status"] == "queued" {
-			b = j["job_id"].(string)
-		}
-	}
-	if a == "" || b == "" || len(owner) != 2 {
-		t.Fatalf("after two submits with a ceiling of 1: %v", listJobs(t, ts.URL, ""))
-	}
-	if st := status(t, ts.URL, b, ""); st["status"] != "queued" || st["queue_position"] != 1.0 {
-		t.Fatalf("second job: %v, want queued at position 1", st)
-	}
-	// a's work is done within JobDuration of its going running (its updated_at, which only a
-	// refresh would move); nobody reads it, so it stays running and holds the slot. Wait, reading
-	// only the list, until its work is done, so that the checks below are not vacuous.
-	testenv.Eventually(t, 10*time.Second, "the running job's work to be done", func() bool {
-		j := listed(t, ts.URL, "", a)
-		if s := j["status"]; s != "running" {
-			return !isActive(s) // not active any more: the check below tells why
-		}
-		at, err := time.Parse(time.RFC3339Nano, fmt.Sprint(j["updated_at"]))
-		return err == nil && time.Since(at) > 2*jobDur
-	}, func() string { return fmt.Sprint(listed(t, ts.URL, "", a)) })
-	if j := listed(t, ts.URL, "", a); j["status"] != "running" {
-		t.Fatalf("unread finished job: %v, want still running (GET /v1/jobs refreshes nothing)", j)
-	}
-	if j := listed(t, ts.URL, "", b); j["status"] != "queued" {
-		t.Fatalf("queued job while the slot is held: %v", j)
-	}
-	// Reading a notices it finished: the slot frees, and nothing is started.
-	if st := status(t, ts.URL, a, ""); st["status"] != "completed" {
-		t.Fatalf("status read of a finished job: %v, want completed", st)
-	}
-	time.Sleep(300 * time.Millisecond)
-	if j := listed(t, ts.URL, "", b); j["status"] != "queued" {
-		t.Fatalf("after the slot freed, with no submit and no tick: %v, want still queued", j)
-	}
-	// A submit claims the head of the queue (b, the oldest), not itself.
-	c := submitJobs(t, []string{ts.URL}, 1, "")
-	for id := range c {
-		if j := listed(t, ts.URL, "", id); j["status"] != "queued" {
-			t.Errorf("the new job: %v, want queued behind b", j)
-		}
-	}
-	if j := listed(t, ts.URL, "", b); !isActive(j["status"]) {
-		t.Fatalf("b after a submit: %v, want claimed", j)
-	}
-}
-
-// TestJobTickClaims: after a finished job is noticed, the queued one waits for the tick.
-func TestJobTickClaims(t *testing.T) {
-	ts, _ := serve(t, sandbox.Config{MaxActive: 1, JobDuration: 50 * time.Millisecond,
-		Jobs: sandbox.JobsConfig{DispatchInterval: 300 * time.Millisecond, WatchdogInterval: time.Hour}})
-	owner := submitJobs(t, []string{ts.URL}, 3, "")
-	most, final := watchJobs(t, []string{ts.URL}, owner, "", 20*time.Second)
-	if most != 1 {
-		t.Errorf("%d jobs active at once with a ceiling of 1", most)
-	}
-	for id, s := range final {
-		if s != "completed" {
-			t.Errorf("job %s ended %s", id, s)
-		}
-	}
-}
-
-// TestJobRequeueRecovered: the submit thread of every job dies; the watchdog requeues the job
-// (phase recovered), and only a submit or the tick claims it again; the second run completes.
-func TestJobRequeueRecovered(t *testing.T) {
-	ts, _ := serve(t, sandbox.Config{MaxActive: 1, JobDuration: 100 * time.Millisecond,
-		Jobs: sandbox.JobsConfig{DispatchInterval: time.Hour, WatchdogInterval: 100 * time.Millisecond, RequeueEvery: 1}})
-	owner := submitJobs(t, []string{ts.URL}, 1, "")
-	var id string
-	for k := range owner {
-		id = k
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	var st map[string]any
-	for st = status(t, ts.URL, id, ""); st["status"] != "queued"; st = status(t, ts.URL, id, "") {
-		if time.Now().After(deadline) {
-			t.Fatalf("job never requeued: %v", st)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if st["phase"] != sandbox.PhaseRecovered || st["queue_position"] != 1.0 {
-		t.Fatalf("requeued job: %v, want queued, phase recovered, position 1", st)
-	}
-	time.Sleep(300 * time.Millisecond) // watchdog passes; no tick, no submit
-	if st := status(t, ts.URL, id, ""); st["status"] != "queued" {
-		t.Fatalf("requeued job with no trigger: %v, want still queued", st)
-	}
-	submitJobs(t, []string{ts.URL}, 1, "") // claims the requeued job, the oldest
-	deadline = time.Now().Add(10 * time.Second)
-	for st = status(t, ts.URL, id, ""); st["status"] != "completed"; st = status(t, ts.URL, id, "") {
-		if time.Now().After(deadline) || st["status"] == "queued" && st["phase"] != sandbox.PhaseRecovered {
-			t.Fatalf("requeued job after a submit: %v, want it to run to completed", st)
-		}
-		time.Sleep(20 * time.Millisecond)
 	}
 }
 

@@ -81,13 +81,20 @@ func assertNoRace(t *testing.T, sb *sandboxenv.Sandbox, rounds int, during func(
 	return all
 }
 
-func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--background-interval", raceBackgroundInterval)
+// requireRace starts three replicas with locking and fails unless findRace sees a race there;
+// why says what its absence means.
+func requireRace(t *testing.T, locking, why string) {
+	t.Helper()
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", locking, "--background-interval", raceBackgroundInterval)
 	fs := findRace(t, sb)
 	if len(fs) == 0 {
-		t.Fatalf("no race in %d rounds with --locking none at 3 replicas: the sandbox no longer reproduces the real app", raceRounds)
+		t.Fatalf("no race in %d rounds with --locking %s at 3 replicas: %s", raceRounds, locking, why)
 	}
 	t.Logf("first finding: %s (%d in all)", fs[0], len(fs))
+}
+
+func TestLockingNoneRacesAtThreeReplicas(t *testing.T) {
+	requireRace(t, "none", "the sandbox no longer reproduces the real app")
 }
 
 func TestLockingLocal(t *testing.T) {
@@ -96,12 +103,7 @@ func TestLockingLocal(t *testing.T) {
 		assertNoRace(t, sb, 2, nil)
 	})
 	t.Run("three replicas race", func(t *testing.T) {
-		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local", "--background-interval", raceBackgroundInterval)
-		fs := findRace(t, sb)
-		if len(fs) == 0 {
-			t.Fatalf("no race in %d rounds with --locking local at 3 replicas: a process-local mutex must not protect across replicas", raceRounds)
-		}
-		t.Logf("first finding: %s (%d in all)", fs[0], len(fs))
+		requireRace(t, "local", "a process-local mutex must not protect across replicas")
 	})
 }
 

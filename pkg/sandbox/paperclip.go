@@ -31,6 +31,17 @@ func storedName(clean string) string {
 	return clean + "."
 }
 
+// uploadNames are an upload's cleaned file name (cleanFileName) and the name it is stored under
+// (storedName); a stored name the sandbox cannot use as a path is 422.
+func uploadNames(name string) (clean, stored string, err error) {
+	clean = cleanFileName(name)
+	stored = storedName(clean)
+	if err := checkID("file", stored); err != nil {
+		return "", "", unprocessable("uploaded file name %q is stored as %q, which the sandbox cannot use as a path: %v", name, stored, err)
+	}
+	return clean, stored, nil
+}
+
 // rackFileName is the file name Rack's multipart parser (2.2) hands Rails: percent-decoded when
 // every '%' in it starts a %XX escape, with invalid UTF-8 replaced.
 func rackFileName(raw string) string {

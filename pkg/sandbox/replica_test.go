@@ -19,6 +19,7 @@ type replica struct {
 	ts   *httptest.Server
 	url  string
 	cfg  sandbox.Config
+	srv  *sandbox.Server
 	stop func()
 }
 
@@ -26,6 +27,12 @@ type replica struct {
 // unless cfg gives them, a worker polling every 10ms unless cfg says otherwise. stop ends it
 // (its worker stops at its next look for a job); call it before the test ends.
 func startReplica(t *testing.T, cfg sandbox.Config) *replica {
+	t.Helper()
+	return startReplicaOn(t, cfg, nil)
+}
+
+// startReplicaOn is startReplica with the job dispatcher on clk (the real clock when nil).
+func startReplicaOn(t *testing.T, cfg sandbox.Config, clk *sandbox.FakeClock) *replica {
 	t.Helper()
 	if cfg.StateDir == "" {
 		cfg.StateDir = t.TempDir()
@@ -43,14 +50,21 @@ func startReplica(t *testing.T, cfg sandbox.Config) *replica {
 		}
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s, err := sandbox.New(ctx, cfg)
+	s, err := newServer(ctx, cfg, clk)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
 	}
 	ts := httptest.NewServer(s.Handler())
 	var once sync.Once
-	return &replica{ts: ts, url: ts.URL, cfg: cfg, stop: func() {
+	return &replica{ts: ts, url: ts.URL, cfg: cfg, srv: s, stop: func() {
 		once.Do(func() { stopped.Store(true); ts.Close(); cancel() })
 	}}
+}
+
+func newServer(ctx context.Context, cfg sandbox.Config, clk *sandbox.FakeClock) (*sandbox.Server, error) {
+	if clk == nil {
+		return sandbox.New(ctx, cfg)
+	}
+	return sandbox.NewWithClock(ctx, cfg, clk)
 }

@@ -51,7 +51,10 @@ type Server struct {
 
 // New prepares a replica over cfg.StateDir (creating server/ and db/ in it) and starts its job
 // dispatcher and its background worker, which run until ctx ends.
-func New(ctx context.Context, cfg Config) (*Server, error) {
+func New(ctx context.Context, cfg Config) (*Server, error) { return newServer(ctx, cfg, realClock{}) }
+
+// newServer is New with the job dispatcher on clk.
+func newServer(ctx context.Context, cfg Config, clk clock) (*Server, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -70,7 +73,7 @@ func New(ctx context.Context, cfg Config) (*Server, error) {
 	if s.studio, err = newOpenStudioService(cfg, time.Now); err != nil {
 		return nil, err
 	}
-	if s.jobs, err = newJobsService(ctx, cfg, time.Now); err != nil {
+	if s.jobs, err = newJobsService(ctx, cfg, clk); err != nil {
 		return nil, err
 	}
 	go s.jobs.run(ctx)

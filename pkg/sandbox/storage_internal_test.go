@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 // scriptedLeaser hands out leases with the given tokens, in order (pure logic: the fencing and
@@ -91,19 +93,20 @@ func TestLostLeaseStopsTheWrite(t *testing.T) {
 	st, lk, logs := newTestRedlock(t, 1)
 	st.hold = time.Minute
 	go func() {
-		for {
+		var held *scriptedLease
+		err := testenv.Poll(10*time.Second, "the write to hold its lease", func() bool {
 			lk.mu.Lock()
-			var held *scriptedLease
+			defer lk.mu.Unlock()
 			if len(lk.leases) > 0 {
 				held = lk.leases[0]
 			}
-			lk.mu.Unlock()
-			if held != nil {
-				held.cancel() // the lock is lost while held
-				return
-			}
-			time.Sleep(time.Millisecond)
+			return held != nil
+		})
+		if err != nil {
+			t.Error(err)
+			return
 		}
+		held.cancel() // the lock is lost while held
 	}()
 	err := st.storeZip(context.Background(), "a2", "seed.zip", "seed.zip", []byte("data"), keepName)
 	if err == nil || !strings.Contains(err.Error(), "lost") {
