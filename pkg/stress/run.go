@@ -8,6 +8,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -149,7 +150,9 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	if r.rec.keep {
 		rec = r.rec.record
 	}
+	faults := r.startNemesis(ctx)
 	load, err := r.fleet.Load(ctx, r.setup, rec, LoadObserver{Done: r.d.Observer.done(), Phase: r.d.Observer.phase})
+	injected := faults()
 	if err != nil {
 		_ = r.rec.flush(&history.Footer{Finished: r.d.Now().UTC(), Partial: true, Reason: "the load failed", Notices: r.notices})
 		return nil, fmt.Errorf("run %s: %v", cfg.Run, err)
@@ -158,7 +161,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		r.notice("%s", n)
 	}
 	stats := load.Stats
-	footer := history.Footer{Engine: stats.Engine, LoadWorkers: load.Workers}
+	footer := history.Footer{Engine: stats.Engine, LoadWorkers: load.Workers, Faults: injected}
 	partial := false
 	switch {
 	case stats.Stopped == attack.StopInterrupted:
@@ -196,6 +199,23 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	}
 	h := &history.History{Header: r.hdr, Footer: &footer, Records: r.rec.records()}
 	return judge(h, stats, state, JudgeOptions{Version: cfg.Version}), nil
+}
+
+// startNemesis injects the run's faults while the load runs; the function it returns ends the
+// schedule (the load is over: what is still due is not injected) and returns what became of
+// each fault, once every pause has ended.
+func (r *runner) startNemesis(ctx context.Context) func() []nemesis.Fault {
+	if r.d.Nemesis == nil || len(r.d.Faults) == 0 {
+		return func() []nemesis.Fault { return nil }
+	}
+	loadDone := make(chan struct{})
+	out := make(chan []nemesis.Fault, 1)
+	start := r.d.Now()
+	go func() { out <- nemesis.Run(ctx, r.d.Faults, r.d.Nemesis, start, loadDone, r.notice) }()
+	return func() []nemesis.Fault {
+		close(loadDone)
+		return <-out
+	}
 }
 
 // from says where the load is sent from, when not from this process alone.

@@ -26,6 +26,9 @@ func printReport(w io.Writer, r *report.Report) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
+	for _, l := range faultLines(r.Faults) {
+		output.Fprintw(w, l, "", "  ")
+	}
 	if len(r.Findings) > 0 {
 		what := "findings"
 		if len(r.Findings) == 1 {

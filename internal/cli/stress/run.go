@@ -19,13 +19,16 @@ import (
 
 func runStress(ctx context.Context, o *Options) error {
 	errOut := o.IO.ErrOut
+	if err := o.Nemesis.prepare(o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
+		return err
+	}
 	// Open every output file before sending anything: a bad path fails now, not after the load.
 	files, err := cmdutil.CreateFiles(o.History, o.Report, o.JUnit, o.HTML)
 	if err != nil {
 		return err
 	}
 	defer files.Close()
-	d := pstress.Deps{Now: o.Factory.Now}
+	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.injector, Faults: o.Nemesis.faults}
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // SchemaVersion is the version of the history's line format, written in its header line. Version 2
@@ -256,6 +258,8 @@ type Footer struct {
 	Workload        *Workload        `json:"workload,omitempty"`
 	// LoadWorkers are the in-cluster load workers' own figures (osctl stress --workers).
 	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
+	// Faults are the faults the run's nemesis was given, with their targets and outcomes.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
 	// that the report marks that moment on its timelines.
 	StateRead time.Time `json:"state_read,omitzero"`

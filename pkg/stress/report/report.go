@@ -11,6 +11,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // Schema names the report's format; SchemaVersion changes when a field changes meaning.
@@ -77,6 +78,9 @@ type Report struct {
 	// Workers are the in-cluster load workers (osctl stress --workers), one summary each; none for
 	// a run from this process alone.
 	Workers []WorkerSummary `json:"workers,omitempty"`
+	// Faults are what the nemesis injected during the load (osctl stress --nemesis): kind, at,
+	// for, target, outcome.
+	Faults []nemesis.Fault `json:"faults,omitempty"`
 
 	FindingCounts map[string]int   `json:"finding_counts"`
 	Findings      []detect.Finding `json:"findings"`

@@ -1,0 +1,70 @@
+package stress
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
+)
+
+// nemesisFlags are --nemesis and --nemesis-seed: faults injected into the target during the load.
+type nemesisFlags struct {
+	Spec string
+	Seed uint64
+
+	faults   []nemesis.Fault
+	injector nemesis.Injector
+}
+
+func (n *nemesisFlags) add(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis; e.g. kill-replica@5s,pause-replica@10s+8s. Needs --state-dir of a running 'osctl sandbox up'")
+	cmd.Flags().Uint64Var(&n.Seed, "nemesis-seed", 0, "seed of the choice of which replica or Redis master each fault hits (0: a random seed, printed), to repeat a run's choices")
+}
+
+// prepare parses the schedule and checks, before any load, that the sandbox over stateDir can
+// take every fault: a fault the target does not support is a usage error.
+func (n *nemesisFlags) prepare(stateDir string, logf func(string, ...any)) error {
+	if n.Spec == "" {
+		return nil
+	}
+	faults, err := nemesis.Parse(n.Spec)
+	if err != nil {
+		return cmdutil.Usage("--nemesis: %v", err)
+	}
+	if stateDir == "" {
+		return cmdutil.Usage("--nemesis injects faults into a running 'osctl sandbox up': pass its --state-dir, where it names its processes (faults on Kubernetes are not supported yet)")
+	}
+	if n.Seed == 0 {
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		n.Seed = binary.LittleEndian.Uint64(b[:]) | 1
+	}
+	inj, err := sandbox.NewNemesis(stateDir, n.Seed)
+	if err != nil {
+		return cmdutil.Usage("--nemesis: %v", err)
+	}
+	if err := inj.Check(faults); err != nil {
+		return cmdutil.Usage("--nemesis: %v", err)
+	}
+	n.faults, n.injector = faults, inj
+	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
+	return nil
+}
+
+// faultLines are the terminal summary's lines for the faults of a run.
+func faultLines(faults []nemesis.Fault) []string {
+	var out []string
+	for _, f := range faults {
+		line := fmt.Sprintf("fault %s: %s", f, f.Outcome)
+		if f.Target != "" {
+			line += " (" + f.Target + ")"
+		}
+		out = append(out, line)
+	}
+	return out
+}
