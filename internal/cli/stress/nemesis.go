@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
@@ -16,19 +17,25 @@ import (
 type nemesisFlags struct {
 	Spec string
 	Seed uint64
+	// Namespace, with WebSelector and RedisSelector, faults the pods of a workload on
+	// Kubernetes instead of a sandbox.
+	Namespace, WebSelector, RedisSelector string
 
 	faults   []nemesis.Fault
 	injector nemesis.Injector
 }
 
 func (n *nemesisFlags) add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis; e.g. kill-replica@5s,pause-replica@10s+8s. Needs --state-dir of a running 'osctl sandbox up'")
+	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis; e.g. kill-replica@5s,pause-replica@10s+8s. Needs --state-dir of a running 'osctl sandbox up', or --nemesis-namespace")
+	cmd.Flags().StringVar(&n.Namespace, "nemesis-namespace", "", "inject the faults into pods of this namespace (with --kubeconfig): kill-replica deletes a web pod with grace 0, restart-redis the Redis pod; pauses are refused")
+	cmd.Flags().StringVar(&n.WebSelector, "nemesis-web-selector", k8s.DefaultWebSelector, "label selector of the web pods kill-replica may delete")
+	cmd.Flags().StringVar(&n.RedisSelector, "nemesis-redis-selector", k8s.DefaultRedisSelector, "label selector of the Redis pod restart-redis deletes")
 	cmd.Flags().Uint64Var(&n.Seed, "nemesis-seed", 0, "seed of the choice of which replica or Redis master each fault hits (0: a random seed, printed), to repeat a run's choices")
 }
 
 // prepare parses the schedule and checks, before any load, that the sandbox over stateDir can
 // take every fault: a fault the target does not support is a usage error.
-func (n *nemesisFlags) prepare(stateDir string, logf func(string, ...any)) error {
+func (n *nemesisFlags) prepare(f *cmdutil.Factory, stateDir string, logf func(string, ...any)) error {
 	if n.Spec == "" {
 		return nil
 	}
@@ -36,17 +43,27 @@ func (n *nemesisFlags) prepare(stateDir string, logf func(string, ...any)) error
 	if err != nil {
 		return cmdutil.Usage("--nemesis: %v", err)
 	}
-	if stateDir == "" {
-		return cmdutil.Usage("--nemesis injects faults into a running 'osctl sandbox up': pass its --state-dir, where it names its processes (faults on Kubernetes are not supported yet)")
-	}
 	if n.Seed == 0 {
 		var b [8]byte
 		_, _ = rand.Read(b[:])
 		n.Seed = binary.LittleEndian.Uint64(b[:]) | 1
 	}
-	inj, err := sandbox.NewNemesis(stateDir, n.Seed)
-	if err != nil {
-		return cmdutil.Usage("--nemesis: %v", err)
+	var inj nemesis.Injector
+	switch {
+	case n.Namespace != "":
+		kc, err := f.Kube()
+		if err != nil {
+			return err
+		}
+		inj = k8s.NewPodNemesis(kc.Clientset, n.Namespace, n.WebSelector, n.RedisSelector, n.Seed)
+	case stateDir != "":
+		s, err := sandbox.NewNemesis(stateDir, n.Seed)
+		if err != nil {
+			return cmdutil.Usage("--nemesis: %v", err)
+		}
+		inj = s
+	default:
+		return cmdutil.Usage("--nemesis injects faults into a running 'osctl sandbox up' (pass its --state-dir, where it names its processes) or into pods (pass --nemesis-namespace)")
 	}
 	if err := inj.Check(faults); err != nil {
 		return cmdutil.Usage("--nemesis: %v", err)

@@ -98,3 +98,27 @@ func judgeHistory(t *testing.T, hist, dir string) report.Report {
 	}
 	return rep
 }
+
+// TestNemesisDeletesAPodOnKubernetes: with --nemesis-namespace the faults go to the pods of a
+// real API server (kwok runs them) while the load goes to a sandbox: kill-replica deletes a web
+// pod, and a pause is refused before any load.
+func TestNemesisDeletesAPodOnKubernetes(t *testing.T) {
+	k := testenv.SharedKube(t)
+	ns := k.NewNamespace(t)
+	k.Apply(t, ns, testenv.WebDeployment(2, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
+`))
+	pods := k.ReadyPods(t, ns, "app=web", 2)
+	sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock")
+	kube := []string{"--kubeconfig", k.Kubeconfig, "--nemesis-namespace", ns}
+	if res := stressRaw(t, sb, append(kube, "--nemesis", "pause-replica@1s+1s")...); res.code != 2 || !strings.Contains(res.stderr, "cannot be paused") {
+		t.Errorf("a pause on Kubernetes: exit %d, %s", res.code, res.stderr)
+	}
+	res := stress(t, sb, append(kube, "--requests", "600", "--concurrency", "100", "--analyses", "4", "--nemesis", "kill-replica@300ms")...)
+	if len(res.rep.Faults) != 1 || res.rep.Faults[0].Outcome != nemesis.Done {
+		t.Fatalf("faults: %+v\n%s", res.rep.Faults, res.stderr)
+	}
+	target := res.rep.Faults[0].Target
+	if target != "pod "+ns+"/"+pods[0] && target != "pod "+ns+"/"+pods[1] {
+		t.Errorf("the fault hit %q, not one of %v", target, pods)
+	}
+}

@@ -19,7 +19,7 @@ import (
 
 func runStress(ctx context.Context, o *Options) error {
 	errOut := o.IO.ErrOut
-	if err := o.Nemesis.prepare(o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
+	if err := o.Nemesis.prepare(o.Factory, o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
 		return err
 	}
 	// Open every output file before sending anything: a bad path fails now, not after the load.
