@@ -20,11 +20,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	testenv.CleanupBinary()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
 
 // report is the part of `osctl stress --report`'s JSON these tests read.
 type report struct {
@@ -74,10 +70,9 @@ func stress(t *testing.T, s *openstudioenv.Server, args ...string) run {
 	hist, rep := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "run.json")
 	argv := append([]string{"stress", "--target", strings.Join(s.Targets, ","), "--allow-start", "--state-dir", s.Volume,
 		"--history", hist, "--report", rep}, args...)
-	began := time.Now()
-	out, err := exec.Command(testenv.OsctlBinary(t), argv...).CombinedOutput()
-	r := run{code: testenv.ExitCode(t, err), out: string(out), wall: time.Since(began), volume: s.Volume}
-	t.Logf("osctl %s: exit %d after %s\n%s", strings.Join(argv, " "), r.code, r.wall.Round(time.Second), out)
+	o := testenv.RunOsctl(t, 10*time.Minute, argv...)
+	r := run{code: o.Code, out: o.Output, wall: o.Wall, volume: s.Volume}
+	t.Logf("osctl %s: exit %d after %s\n%s", strings.Join(argv, " "), r.code, r.wall.Round(time.Second), r.out)
 	b, err := os.ReadFile(rep)
 	if err != nil {
 		t.Fatalf("no report: %v", err)

@@ -2,19 +2,16 @@ package stress
 
 import (
 	"encoding/json"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
 	"net/url"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/stress/cleanup"
 )
@@ -49,18 +46,10 @@ func TestCleanupThroughTheAPI(t *testing.T) {
 	withPassword := strings.Replace(server, "http://", "http://osctl:s3cret-pw@", 1)
 	dir := t.TempDir()
 	hist := filepath.Join(dir, "run.jsonl")
-	bin := testenv.OsctlBinary(t)
 	osctl := func(args ...string) (string, int) {
 		t.Helper()
-		out, err := exec.Command(bin, args...).CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), ee.ExitCode()
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), 0
+		r := runOsctl(t, args...)
+		return r.Output, r.Code
 	}
 	out, code := osctl("stress", "--target", withPassword, "--state-dir", sb.StateDir, "--requests", "300", "--concurrency", "30",
 		"--analyses", "4", "--allow-start", "--history", hist, "-o", "json")

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/elbenv"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -25,7 +26,7 @@ const elbToken = "elb-real-token-5c0ffee1"
 
 // elbRun is one osctl run against the real service, with what it wrote.
 type elbRun struct {
-	osctlRun
+	testenv.OsctlRun
 	rep  report.Report
 	hist string
 	dir  string
@@ -40,9 +41,9 @@ func elbStress(t *testing.T, svc *elbenv.Service, extra ...string) elbRun {
 	r := elbRun{hist: filepath.Join(dir, "run.jsonl"), dir: dir}
 	args := append([]string{"stress", "--profile", "jobs", "--target", strings.Join(svc.Replicas, ","), "--header", "X-ELB-API-Token: " + elbToken,
 		"--history", r.hist, "--report", filepath.Join(dir, "report.json"), "--junit", filepath.Join(dir, "junit.xml"), "-o", "json"}, extra...)
-	r.osctlRun = runOsctl(t, args...)
-	r.rep = jobsReport(t, r.osctlRun)
-	noToken(t, r.stdout, r.stderr)
+	r.OsctlRun = runOsctl(t, args...)
+	r.rep = jobsReport(t, r.OsctlRun)
+	noToken(t, r.Stdout, r.Stderr)
 	noTokenInFiles(t, dir)
 	return r
 }
@@ -103,15 +104,15 @@ func TestRealELBCeilingBreach(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 3, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
 	r := elbStress(t, svc, "--requests", "3", "--concurrency", "3", "--max-active", "1", "--dispatch-interval", "1s")
-	if r.code != 1 || r.rep.FindingCounts[detect.Ceiling] == 0 {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
+	if r.Code != 1 || r.rep.FindingCounts[detect.Ceiling] == 0 {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.Stderr)
 	}
 	for _, f := range r.rep.Findings {
 		if f.Kind == detect.Ceiling && (!strings.HasPrefix(f.Got, "at least ") || !strings.Contains(f.Got, "seen active from")) {
 			t.Errorf("the ceiling finding does not say it is a lower bound, or when: %s", f.Got)
 		}
 	}
-	t.Logf("3 replicas x 1: exit %d in %v, %s", r.code, r.wall.Round(time.Second), r.rep.Findings[0].Got)
+	t.Logf("3 replicas x 1: exit %d in %v, %s", r.Code, r.Wall.Round(time.Second), r.rep.Findings[0].Got)
 }
 
 // TestRealELBOneReplicaClean: one replica holds its ceiling of 1; two jobs of 4 s polled every
@@ -121,10 +122,10 @@ func TestRealELBOneReplicaClean(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
 	r := elbStress(t, svc, "--requests", "2", "--concurrency", "2", "--max-active", "1", "--dispatch-interval", "1s")
-	if r.code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || r.rep.Power == nil || !r.rep.Power.Ceiling {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.rep.Power, r.stderr)
+	if r.Code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || r.rep.Power == nil || !r.rep.Power.Ceiling {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.rep.Power, r.Stderr)
 	}
-	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.code, r.wall.Round(time.Second), r.rep.Power.Line(1))
+	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.Code, r.Wall.Round(time.Second), r.rep.Power.Line(1))
 }
 
 // TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once (of 8), but
@@ -137,13 +138,13 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 	t.Parallel()
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 2, MaxActive: 2, Token: elbToken, JobDuration: time.Second, Latency: 800 * time.Millisecond})
 	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2")
-	if r.code == 0 {
-		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.stderr)
+	if r.Code == 0 {
+		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.Stderr)
 	}
 	reasons := strings.Join(r.rep.Reasons, "; ")
-	if r.code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") ||
+	if r.Code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") ||
 		!strings.Contains(reasons, "poll less often") {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, reasons, r.stderr)
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, reasons, r.Stderr)
 	}
 	h := readHistory(t, r.hist)
 	o := detect.OptionsOf(h)
@@ -152,7 +153,7 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 	if without.ExitCode() != 0 {
 		t.Fatalf("without the power rule: %s, want the false clean (exit 0) it prevents", without.Verdict)
 	}
-	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.code, r.wall.Round(time.Second), r.rep.Power.Line(2))
+	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.Code, r.Wall.Round(time.Second), r.rep.Power.Line(2))
 }
 
 // TestRealELBTimeoutCleanup: with --timeout 1s every submit times out, yet the service makes
@@ -177,10 +178,10 @@ func TestRealELBTimeoutCleanup(t *testing.T) {
 		}
 	}
 	c := runOsctl(t, "stress", "cleanup", "--history", r.hist, "--header", "X-ELB-API-Token: "+elbToken, "--yes", "--in-flight-wait", "8s")
-	noToken(t, c.stdout, c.stderr)
+	noToken(t, c.Stdout, c.Stderr)
 	// Every submit timed out and was replayed: each line says what its replay got.
-	if c.code != 0 || strings.Count(c.stdout, "(submit #") != 8 || strings.Count(c.stdout, "its replay") != 8 {
-		t.Fatalf("cleanup: exit %d\n%s%s", c.code, c.stdout, c.stderr)
+	if c.Code != 0 || strings.Count(c.Stdout, "(submit #") != 8 || strings.Count(c.Stdout, "its replay") != 8 {
+		t.Fatalf("cleanup: exit %d\n%s%s", c.Code, c.Stdout, c.Stderr)
 	}
 	left := map[string]string{}
 	for _, u := range svc.Replicas {
@@ -196,7 +197,7 @@ func TestRealELBTimeoutCleanup(t *testing.T) {
 	if _, ok := left[other]; !ok || len(ids) != 8 {
 		t.Errorf("another client's job %s is gone, or the run named %d jobs (want 8): %v", other, len(ids), left)
 	}
-	t.Logf("--timeout 1s: run exit %d in %v, cleanup in %v:\n%s", r.code, r.wall.Round(time.Second), c.wall.Round(time.Second), lastLine(c.stdout))
+	t.Logf("--timeout 1s: run exit %d in %v, cleanup in %v:\n%s", r.Code, r.Wall.Round(time.Second), c.Wall.Round(time.Second), lastLine(c.Stdout))
 }
 
 // TestRealELBReplayRace: one replica at a ceiling of 1, two submits one after the other. The
@@ -215,13 +216,13 @@ func TestRealELBReplayRace(t *testing.T) {
 			race++
 		}
 	}
-	if r.code != 1 || race == 0 || race != len(r.rep.Findings) {
-		t.Fatalf("exit %d, findings %+v, reasons %v\n%s", r.code, r.rep.Findings, r.rep.Reasons, r.stderr)
+	if r.Code != 1 || race == 0 || race != len(r.rep.Findings) {
+		t.Fatalf("exit %d, findings %+v, reasons %v\n%s", r.Code, r.rep.Findings, r.rep.Reasons, r.Stderr)
 	}
 	if !strings.Contains(r.rep.Next(), "replay race") {
 		t.Errorf("the next step blames another cause: %s", r.rep.Next())
 	}
-	t.Logf("replay race: exit %d in %v: %s", r.code, r.wall.Round(time.Second), r.rep.Findings[0].Got)
+	t.Logf("replay race: exit %d in %v: %s", r.Code, r.Wall.Round(time.Second), r.rep.Findings[0].Got)
 }
 
 func lastLine(s string) string {

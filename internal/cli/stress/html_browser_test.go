@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -88,8 +87,8 @@ func readReport(t *testing.T, path string) *report.Report {
 // cell whole, while the terminal cut some.
 func checkPipedRows(t *testing.T, sb *sandboxenv.Sandbox, hist string, r *report.Report, tty string) {
 	t.Helper()
-	out, _ := exec.Command(testenv.OsctlBinary(t), "stress", "judge", "--history", hist, "--state-dir", sb.StateDir).Output()
-	lines := strings.Split(string(out), "\n")
+	out := runOsctl(t, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir).Stdout
+	lines := strings.Split(out, "\n")
 	shown := 0
 	for _, g := range r.Shown(10) {
 		for _, i := range g.Indexes {
@@ -102,7 +101,7 @@ func checkPipedRows(t *testing.T, sb *sandboxenv.Sandbox, hist string, r *report
 			}
 		}
 	}
-	if shown == 0 || !strings.Contains(tty, "…") || strings.Contains(string(out), "…") {
+	if shown == 0 || !strings.Contains(tty, "…") || strings.Contains(out, "…") {
 		t.Errorf("%d findings shown; want cut cells on the terminal only", shown)
 	}
 }

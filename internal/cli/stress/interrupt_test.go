@@ -1,11 +1,9 @@
 package stress
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -40,25 +38,18 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 		}
 	}))
 	defer srv.Close()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testenv.OsctlBinary(t), "stress", "--target", srv.URL, "--requests", "100000", "--concurrency", "4",
+	o := testenv.StartOsctl(t, 2*time.Minute, "stress", "--target", srv.URL, "--requests", "100000", "--concurrency", "4",
 		"--analyses", "2", "--mix", "upload=1", "--background-wait", "0")
-	stderr := &testenv.LockedBuffer{}
-	cmd.Stderr = stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
+	testenv.Eventually(t, time.Minute, "the load to be under way", func() bool { return posts.Load() >= 20 }, o.Stderr.String)
+	_ = o.Cmd.Process.Signal(syscall.SIGINT)
+	testenv.Eventually(t, time.Minute, "the read-backs after the first Ctrl-C", func() bool { return strings.Contains(o.Stderr.String(), "reading the records back") },
+		o.Stderr.String)
+	_ = o.Cmd.Process.Signal(syscall.SIGINT)
+	r := o.Wait(t)
+	if r.Code != 130 {
+		t.Fatalf("exit %d after the second Ctrl-C, want 130\n%s", r.Code, r.Stderr)
 	}
-	testenv.Eventually(t, time.Minute, "the load to be under way", func() bool { return posts.Load() >= 20 }, stderr.String)
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	testenv.Eventually(t, time.Minute, "the read-backs after the first Ctrl-C", func() bool { return strings.Contains(stderr.String(), "reading the records back") },
-		stderr.String)
-	_ = cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if testenv.ExitCode(t, err) != 130 {
-		t.Fatalf("exit %v after the second Ctrl-C, want 130\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), "left undone: the state was not read") {
-		t.Fatalf("the second Ctrl-C must say what it left undone:\n%s", stderr.String())
+	if !strings.Contains(r.Stderr, "left undone: the state was not read") {
+		t.Fatalf("the second Ctrl-C must say what it left undone:\n%s", r.Stderr)
 	}
 }

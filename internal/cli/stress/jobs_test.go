@@ -1,13 +1,9 @@
 package stress
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -30,33 +26,10 @@ const jobsToken = "elb-token-4e1f9a7c"
 var section4 = []string{"--replicas", "2", "--max-active", "2", "--job-duration", "3s", "--dispatch-interval", "5s",
 	"--api-token", jobsToken, "--requeue-every", "6", "--hide-ceiling"}
 
-// osctlRun is one run of the real osctl binary.
-type osctlRun struct {
-	code           int
-	stdout, stderr string
-	wall           time.Duration
-}
-
 // runOsctl runs osctl with args, bounded by 4 minutes.
-func runOsctl(t *testing.T, args ...string) osctlRun {
+func runOsctl(t *testing.T, args ...string) testenv.OsctlRun {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, testenv.OsctlBinary(t), args...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	began := time.Now()
-	err := cmd.Run()
-	r := osctlRun{stdout: out.String(), stderr: errb.String(), wall: time.Since(began)}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee) && ctx.Err() == nil:
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("osctl %s: %v after %v\n%s", strings.Join(args, " "), err, r.wall, r.stderr)
-	}
-	return r
+	return testenv.RunOsctl(t, 4*time.Minute, args...)
 }
 
 // jobsArgs is the Done-when command, without --max-active unless given in extra.
@@ -65,12 +38,10 @@ func jobsArgs(sb *sandboxenv.Sandbox, hist string, extra ...string) []string {
 		"--history", hist, "-o", "json"}, extra...)
 }
 
-func jobsReport(t *testing.T, r osctlRun) report.Report {
+func jobsReport(t *testing.T, r testenv.OsctlRun) report.Report {
 	t.Helper()
 	var rep report.Report
-	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
-		t.Fatalf("exit %d without a JSON report: %v\nstdout: %.2000s\nstderr: %s", r.code, err, r.stdout, r.stderr)
-	}
+	r.Decode(t, &rep)
 	return rep
 }
 
@@ -162,8 +133,8 @@ func TestJobsDoneWhenRacy(t *testing.T) {
 	hist, page := filepath.Join(dir, "racy.jsonl"), filepath.Join(dir, "racy.html")
 	r := runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: "+jobsToken, "--html", page)...)
 	rep := jobsReport(t, r)
-	if r.code != 1 || rep.Verdict != "races" || rep.FindingCounts["ceiling"] == 0 || len(rep.FindingCounts) != 1 {
-		t.Fatalf("racy: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	if r.Code != 1 || rep.Verdict != "races" || rep.FindingCounts["ceiling"] == 0 || len(rep.FindingCounts) != 1 {
+		t.Fatalf("racy: exit %d verdict %s findings %v reasons %v\n%s", r.Code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.Stderr)
 	}
 	// The HTML report, in headless Chromium: the ceiling findings' timelines mark the stretches
 	// with more jobs active than the ceiling, and the token is nowhere in the page.
@@ -175,10 +146,10 @@ func TestJobsDoneWhenRacy(t *testing.T) {
 	if n := browser.Eval[int](p, `document.querySelectorAll('svg[data-finding] .above').length`); n == 0 {
 		t.Errorf("no timeline marks a stretch above the ceiling")
 	}
-	t.Logf("racy: exit %d in %v, findings %v", r.code, r.wall.Round(time.Second), rep.FindingCounts)
+	t.Logf("racy: exit %d in %v, findings %v", r.Code, r.Wall.Round(time.Second), rep.FindingCounts)
 	off := runOsctl(t, "stress", "judge", "--history", hist, "-o", "json")
-	if orep := jobsReport(t, off); off.code != r.code || orep.Verdict != rep.Verdict || len(orep.Findings) != len(rep.Findings) {
-		t.Fatalf("offline judge: exit %d %s %v, online exit %d %s %v", off.code, orep.Verdict, orep.FindingCounts, r.code, rep.Verdict, rep.FindingCounts)
+	if orep := jobsReport(t, off); off.Code != r.Code || orep.Verdict != rep.Verdict || len(orep.Findings) != len(rep.Findings) {
+		t.Fatalf("offline judge: exit %d %s %v, online exit %d %s %v", off.Code, orep.Verdict, orep.FindingCounts, r.Code, rep.Verdict, rep.FindingCounts)
 	}
 }
 
@@ -194,13 +165,13 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 
 	before, _ := requestCounts(t, sb)
 	r := runOsctl(t, jobsArgs(sb, hist, "--header", header)...)
-	if after, _ := requestCounts(t, sb); r.code != 2 || !strings.Contains(r.stderr, "--max-active") || after != before {
-		t.Fatalf("without --max-active: exit %d, %d job API requests reached the service (want 0)\n%s", r.code, after-before, r.stderr)
+	if after, _ := requestCounts(t, sb); r.Code != 2 || !strings.Contains(r.Stderr, "--max-active") || after != before {
+		t.Fatalf("without --max-active: exit %d, %d job API requests reached the service (want 0)\n%s", r.Code, after-before, r.Stderr)
 	}
 
 	r = runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", "X-ELB-API-Token: not-the-token")...)
-	if r.code != 2 || !strings.Contains(r.stderr, "401") || !strings.Contains(r.stderr, "X-ELB-API-Token") || strings.Contains(r.stderr, "not-the-token") {
-		t.Fatalf("wrong token: exit %d\n%s", r.code, r.stderr)
+	if r.Code != 2 || !strings.Contains(r.Stderr, "401") || !strings.Contains(r.Stderr, "X-ELB-API-Token") || strings.Contains(r.Stderr, "not-the-token") {
+		t.Fatalf("wrong token: exit %d\n%s", r.Code, r.Stderr)
 	}
 	if n := jobCounts(t, sb); n[0]+n[1] != 0 {
 		t.Fatalf("jobs after refused runs: %v", n)
@@ -208,8 +179,8 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 
 	r = runOsctl(t, jobsArgs(sb, hist, "--max-active", "2", "--header", header, "--report", rpt, "--junit", junit)...)
 	rep := jobsReport(t, r)
-	if r.code != 0 || rep.Verdict != "clean" || !rep.Conclusive || len(rep.Findings) != 0 {
-		t.Fatalf("fixed twin: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	if r.Code != 0 || rep.Verdict != "clean" || !rep.Conclusive || len(rep.Findings) != 0 {
+		t.Fatalf("fixed twin: exit %d verdict %s findings %v reasons %v\n%s", r.Code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.Stderr)
 	}
 	h := readHistory(t, hist)
 	_, buckets := requestCounts(t, sb)
@@ -217,7 +188,7 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 	if peak > 18 {
 		t.Errorf("%d job API requests reached the two processes in one second: polling is not about 1 s", peak)
 	}
-	files := map[string]string{"stdout": r.stdout, "stderr": r.stderr}
+	files := map[string]string{"stdout": r.Stdout, "stderr": r.Stderr}
 	for _, p := range []string{hist, rpt, junit} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -230,21 +201,21 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 			t.Errorf("the token is in %s", name)
 		}
 	}
-	t.Logf("fixed twin: exit %d in %v, at most %d requests/s reached the two processes", r.code, r.wall.Round(time.Second), peak)
+	t.Logf("fixed twin: exit %d in %v, at most %d requests/s reached the two processes", r.Code, r.Wall.Round(time.Second), peak)
 
 	r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header, "--dry-run")
-	if r.code != 0 || strings.Count(r.stdout, "would delete job") != 12 {
-		t.Fatalf("cleanup --dry-run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 || strings.Count(r.Stdout, "would delete job") != 12 {
+		t.Fatalf("cleanup --dry-run: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if n := jobCounts(t, sb); n[0] != 12 || n[1] != 12 {
 		t.Fatalf("after the dry run: %v jobs, want 12 on each (one shared queue)", n)
 	}
-	if r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header); r.code != 2 || !strings.Contains(r.stderr, "--yes") {
-		t.Fatalf("cleanup without a terminal or --yes: exit %d\n%s", r.code, r.stderr)
+	if r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header); r.Code != 2 || !strings.Contains(r.Stderr, "--yes") {
+		t.Fatalf("cleanup without a terminal or --yes: exit %d\n%s", r.Code, r.Stderr)
 	}
 	r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header, "--yes")
-	if r.code != 0 || !strings.Contains(r.stdout, "deleted 12 jobs") || strings.Contains(r.stdout+r.stderr, jobsToken) {
-		t.Fatalf("cleanup: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	if r.Code != 0 || !strings.Contains(r.Stdout, "deleted 12 jobs") || strings.Contains(r.Stdout+r.Stderr, jobsToken) {
+		t.Fatalf("cleanup: exit %d\n%s%s", r.Code, r.Stdout, r.Stderr)
 	}
 	if n := jobCounts(t, sb); n[0] != 0 || n[1] != 0 {
 		t.Fatalf("GET /v1/jobs count after cleanup: %v, want 0 on both", n)
@@ -259,7 +230,7 @@ func TestJobsSplitQueueStrands(t *testing.T) {
 	r := runOsctl(t, "stress", "--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "8", "--concurrency", "8",
 		"--dispatch-interval", "1s", "--grace", "500ms", "-o", "json")
 	rep := jobsReport(t, r)
-	if r.code != 1 || rep.FindingCounts["stranded"] == 0 || rep.FindingCounts["ceiling"] != 0 || len(rep.FindingCounts) != 1 {
-		t.Fatalf("split: exit %d verdict %s findings %v reasons %v\n%s", r.code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.stderr)
+	if r.Code != 1 || rep.FindingCounts["stranded"] == 0 || rep.FindingCounts["ceiling"] != 0 || len(rep.FindingCounts) != 1 {
+		t.Fatalf("split: exit %d verdict %s findings %v reasons %v\n%s", r.Code, rep.Verdict, rep.FindingCounts, rep.Reasons, r.Stderr)
 	}
 }

@@ -3,13 +3,11 @@ package stress
 import (
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
 	"testing"
 
-	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 )
 
@@ -39,22 +37,19 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 			sb := sandboxenv.Start(t, c.sandbox...)
 			hist := filepath.Join(t.TempDir(), "history.jsonl")
 			live := stress(t, sb, append(c.args, "--history", hist)...)
-			if live.code != c.code {
-				t.Fatalf("the run exited %d, want %d: %v %v", live.code, c.code, live.rep.Verdict, live.rep.Reasons)
+			if live.Code != c.code {
+				t.Fatalf("the run exited %d, want %d: %v %v", live.Code, c.code, live.rep.Verdict, live.rep.Reasons)
 			}
-			out, err := exec.Command(testenv.OsctlBinary(t), "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json").Output()
-			code := testenv.ExitCode(t, err)
-			if code != live.code {
-				t.Fatalf("judge exited %d, the run %d", code, live.code)
+			j := runOsctl(t, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
+			if j.Code != live.Code {
+				t.Fatalf("judge exited %d, the run %d", j.Code, live.Code)
 			}
 			liveJSON, _ := json.Marshal(live.rep)
 			var a, b map[string]any
 			if err := json.Unmarshal(liveJSON, &a); err != nil {
 				t.Fatal(err)
 			}
-			if err := json.Unmarshal(out, &b); err != nil {
-				t.Fatalf("judge printed no JSON: %v", err)
-			}
+			j.Decode(t, &b)
 			for _, k := range timeFields {
 				delete(a, k)
 				delete(b, k)

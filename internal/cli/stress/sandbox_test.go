@@ -1,12 +1,8 @@
 package stress
 
 import (
-	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,37 +17,20 @@ import (
 // These tests run the real osctl binary (no -race: 10,000 requests in flight) against real
 // sandbox processes, and judge the verdict by the exit code and the JSON report.
 
+// runResult is one `osctl stress` run with its JSON report.
 type runResult struct {
-	code   int
-	rep    report.Report
-	stderr string
+	testenv.OsctlRun
+	rep report.Report
 }
 
 func stress(t *testing.T, sb *sandboxenv.Sandbox, args ...string) runResult {
 	t.Helper()
-	bin := testenv.OsctlBinary(t)
 	full := append([]string{"stress", "--target", strings.Join(sb.Replicas, ","), "-o", "json"}, args...)
 	if sb.StateDir != "" && !contains(args, "jobs") && !contains(args, "http") {
 		full = append(full, "--state-dir", sb.StateDir)
 	}
-	ctx, cancel := context.WithTimeout(t.Context(), 3*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, full...)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	res := runResult{stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee):
-		res.code = ee.ExitCode()
-	default:
-		t.Fatalf("running osctl stress: %v\n%s", err, errb.String())
-	}
-	if err := json.Unmarshal(out.Bytes(), &res.rep); err != nil {
-		t.Fatalf("osctl %s exited %d without a JSON report: %v\nstdout: %.2000s\nstderr: %s", strings.Join(full, " "), res.code, err, out.String(), errb.String())
-	}
+	res := runResult{OsctlRun: testenv.RunOsctl(t, 3*time.Minute, full...)}
+	res.Decode(t, &res.rep)
 	return res
 }
 
@@ -66,8 +45,8 @@ func contains(args []string, s string) bool {
 
 func requireRaces(t *testing.T, r runResult, kinds ...string) {
 	t.Helper()
-	if r.code != 1 || r.rep.Verdict != "races" || len(r.rep.Findings) == 0 {
-		t.Fatalf("want races (exit 1), got exit %d verdict %s findings %v reasons %v\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
+	if r.Code != 1 || r.rep.Verdict != "races" || len(r.rep.Findings) == 0 {
+		t.Fatalf("want races (exit 1), got exit %d verdict %s findings %v reasons %v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.Stderr)
 	}
 	for _, k := range kinds {
 		if r.rep.FindingCounts[k] == 0 {
@@ -83,13 +62,13 @@ func requireRaces(t *testing.T, r runResult, kinds ...string) {
 
 func requireClean(t *testing.T, r runResult) {
 	t.Helper()
-	if r.code != 0 || r.rep.Verdict != "clean" || !r.rep.Conclusive || r.rep.Partial {
+	if r.Code != 0 || r.rep.Verdict != "clean" || !r.rep.Conclusive || r.rep.Partial {
 		var first string
 		if len(r.rep.Findings) > 0 {
 			b, _ := json.Marshal(r.rep.Findings[0])
 			first = string(b)
 		}
-		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, first, r.stderr)
+		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, first, r.Stderr)
 	}
 }
 
@@ -152,18 +131,14 @@ func TestSandboxRedlock10k(t *testing.T) {
 
 func judgeEqualsOnline(t *testing.T, sb *sandboxenv.Sandbox, hist string, online runResult) {
 	t.Helper()
-	bin := testenv.OsctlBinary(t)
-	cmd := exec.Command(bin, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
-	out, err := cmd.Output()
-	code := testenv.ExitCode(t, err)
+	j := runOsctl(t, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
+	code := j.Code
 	var off report.Report
-	if err := json.Unmarshal(out, &off); err != nil {
-		t.Fatalf("judge printed no JSON: %v: %s", err, out)
-	}
-	if code != online.code || off.Verdict != online.rep.Verdict || off.Conclusive != online.rep.Conclusive ||
+	j.Decode(t, &off)
+	if code != online.Code || off.Verdict != online.rep.Verdict || off.Conclusive != online.rep.Conclusive ||
 		len(off.Findings) != len(online.rep.Findings) || off.AckFraction != online.rep.AckFraction || off.Counts.Total != online.rep.Counts.Total {
 		t.Fatalf("offline judge differs: exit %d %s %v %d findings ack %v, online exit %d %s %v %d findings ack %v",
-			code, off.Verdict, off.Conclusive, len(off.Findings), off.AckFraction, online.code, online.rep.Verdict, online.rep.Conclusive, len(online.rep.Findings), online.rep.AckFraction)
+			code, off.Verdict, off.Conclusive, len(off.Findings), off.AckFraction, online.Code, online.rep.Verdict, online.rep.Conclusive, len(online.rep.Findings), online.rep.AckFraction)
 	}
 	if *off.Contention != *online.rep.Contention {
 		t.Fatalf("contention differs: %+v vs %+v", off.Contention, online.rep.Contention)
@@ -183,15 +158,9 @@ func TestCleanupRemovesOnlyTheRun(t *testing.T) {
 	if err := os.WriteFile(stranger, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	bin := testenv.OsctlBinary(t)
 	run := func(args ...string) (string, int) {
-		cmd := exec.Command(bin, append([]string{"stress", "cleanup", "--run", first.rep.Run, "--state-dir", sb.StateDir}, args...)...)
-		out, err := cmd.CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return string(out), ee.ExitCode()
-		}
-		return string(out), 0
+		r := runOsctl(t, append([]string{"stress", "cleanup", "--run", first.rep.Run, "--state-dir", sb.StateDir}, args...)...)
+		return r.Output, r.Code
 	}
 	before, _, _ := cleanup.RunDirs(sb.StateDir, first.rep.Run)
 	if len(before) < 8 { // 4 analyses x (assets, extraction) + result dirs

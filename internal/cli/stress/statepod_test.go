@@ -2,9 +2,7 @@ package stress
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -28,25 +26,18 @@ func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
 	ns := k.NewNamespace(t)
 	k.Apply(t, ns, testenv.WebDeployment(1, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
 `))
-	ctx := context.Background()
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--background-interval", "1h")
-	bin := testenv.OsctlBinary(t)
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	cmd := exec.CommandContext(ctx, bin, "stress", "--target", strings.Join(sb.Replicas, ","),
+	r := runOsctl(t, "stress", "--target", strings.Join(sb.Replicas, ","),
 		"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s",
 		"--kubeconfig", k.Kubeconfig, "-n", ns, "--state-pod", pod, "--state-mount", sb.StateDir,
 		"--deployment", "web", "--history", hist, "-o", "json")
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	err := cmd.Run()
-	code := testenv.ExitCode(t, err)
+	code := r.Code
 	var rep report.Report
-	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
-		t.Fatalf("exit %d, no JSON report: %v\n%s", code, err, errb.String())
-	}
+	r.Decode(t, &rep)
 	if code != 1 || rep.Verdict != "races" {
-		t.Errorf("state read through the pod of an unlocked sandbox: exit %d verdict %s findings %v, want exit 1 races\n%s", code, rep.Verdict, rep.FindingCounts, errb.String())
+		t.Errorf("state read through the pod of an unlocked sandbox: exit %d verdict %s findings %v, want exit 1 races\n%s", code, rep.Verdict, rep.FindingCounts, r.Stderr)
 	}
 	b, _ := json.Marshal(rep)
 	for _, want := range []string{`"registry.invalid/openstudio-server:3.7.0"`, `"deployment":"web"`} {
@@ -55,12 +46,10 @@ func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
 		}
 	}
 
-	jout, jerr := exec.Command(bin, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json").Output()
-	jcode := testenv.ExitCode(t, jerr)
+	j := runOsctl(t, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
+	jcode := j.Code
 	var direct report.Report
-	if err := json.Unmarshal(jout, &direct); err != nil {
-		t.Fatalf("judge --state-dir exited %d without a JSON report: %v", jcode, err)
-	}
+	j.Decode(t, &direct)
 	if jcode != code || direct.Verdict != rep.Verdict || !reflect.DeepEqual(direct.FindingCounts, rep.FindingCounts) {
 		t.Fatalf("the pod read: exit %d %s %v; the directory read: exit %d %s %v", code, rep.Verdict, rep.FindingCounts, jcode, direct.Verdict, direct.FindingCounts)
 	}

@@ -96,18 +96,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
   # Plain HTTP load for 30 s at 10,000 in flight
   osctl stress --profile http --target http://127.0.0.1:8080/ --concurrency 10000 --duration 30s`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The library's {Name} settings read as this command's flags.
-			return cmdutil.RenderSetting(cmd, func() error {
-				if err := o.validate(cmd); err != nil {
-					return err
-				}
-				if runF != nil {
-					return runF(cmd.Context(), o)
-				}
-				return runStress(cmd.Context(), o)
-			}())
-		},
+		RunE: RunE(o, o.validate, runF, runStress),
 	}
 	cmdutil.NameSettings(cmd, settings)
 	// The flags' defaults are the library's (pstress.DefaultConfig).

@@ -9,14 +9,9 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-var (
-	activeStates   = map[string]bool{"dispatching": true, "submitting": true, "running": true}
-	terminalStates = map[string]bool{"completed": true, "failed": true, "cancelled": true}
-	knownStates    = map[string]bool{"queued": true, "dispatching": true, "submitting": true, "running": true, "completed": true, "failed": true, "cancelled": true}
-	// activeRank orders the active states: a job seen at a lower rank after a higher one went
-	// back to queued in between, even if no poll saw it queued.
-	activeRank = map[string]int{"dispatching": 1, "submitting": 2, "running": 3}
-)
+// activeRank orders the active states: a job seen at a lower rank after a higher one went back
+// to queued in between, even if no poll saw it queued.
+var activeRank = map[string]int{"dispatching": 1, "submitting": 2, "running": 3}
 
 type interval struct {
 	s, e time.Time
@@ -84,7 +79,7 @@ func readJobsRun(h *history.History) jobsRun {
 
 func seen(line *history.Record) bool {
 	for _, run := range line.Runs {
-		if knownStates[run.State] {
+		if history.KnownState(run.State) {
 			return true
 		}
 	}
@@ -171,7 +166,7 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 
 func lastKnown(line *history.Record) string {
 	for i := len(line.Runs) - 1; i >= 0; i-- {
-		if run := line.Runs[i]; knownStates[run.State] {
+		if run := line.Runs[i]; history.KnownState(run.State) {
 			return run.State + " at " + run.LastStart.Format(time.RFC3339Nano)
 		}
 	}
@@ -191,7 +186,7 @@ func sureActive(id string, runs []history.StateRun) []interval {
 	for i := range runs {
 		run := &runs[i]
 		switch {
-		case !activeStates[run.State]:
+		case !history.ActiveStates[run.State]:
 			flush()
 		case first != nil && activeRank[run.State] >= activeRank[last.State]:
 			last = run
@@ -225,7 +220,7 @@ func mayHoldSlot(id string, from time.Time, line *history.Record, queued []inter
 		end = line.Runs[len(line.Runs)-1].FirstEnd // the 404s that ended following it
 	}
 	for _, run := range line.Runs {
-		if terminalStates[run.State] {
+		if history.TerminalStates[run.State] {
 			end = run.FirstEnd
 			break
 		}

@@ -96,7 +96,7 @@ func recreated(r jobsRun) []Finding {
 		for i := range line.Runs {
 			run := &line.Runs[i]
 			switch {
-			case activeStates[run.State]:
+			case history.ActiveStates[run.State]:
 				active = run
 			case active != nil && run.State == "queued" && run.Phase == "":
 				f := Finding{Kind: Duplicate, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)}, Cause: CauseReplayRace,

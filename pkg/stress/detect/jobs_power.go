@@ -192,7 +192,7 @@ func requeuedRuns(runs []history.StateRun) bool {
 	active := false
 	for _, r := range runs {
 		switch {
-		case activeStates[r.State]:
+		case history.ActiveStates[r.State]:
 			active = true
 		case active && r.State == "queued":
 			return true

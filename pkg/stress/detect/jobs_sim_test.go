@@ -73,7 +73,7 @@ func (s *sim) dispatchOnce(replica int) bool {
 		if j.store != store || j.status == "" {
 			continue
 		}
-		if activeStates[j.status] {
+		if history.ActiveStates[j.status] {
 			active++
 		}
 		if j.status == "queued" && (best == nil || j.created < best.created) {
@@ -93,7 +93,7 @@ func (s *sim) refresh(j *simJob) {
 		j.status, j.phase = "completed", "completed"
 	case j.status == "running":
 		j.phase = "running"
-	case activeStates[j.status]:
+	case history.ActiveStates[j.status]:
 		j.phase = "submitting"
 	}
 }
@@ -103,16 +103,6 @@ func (s *sim) observe(j *simJob) {
 	if j.phase != "" && j.phase != j.status {
 		j.seenPhase = j.phase
 	}
-}
-
-func addSimRun(line *history.Record, state, phase string, s, e time.Time) {
-	if n := len(line.Runs); n > 0 && line.Runs[n-1].State == state && line.Runs[n-1].Phase == phase {
-		r := &line.Runs[n-1]
-		r.Polls++
-		r.LastStart, r.LastEnd = s, e
-		return
-	}
-	line.Runs = append(line.Runs, history.StateRun{State: state, Phase: phase, Polls: 1, FirstStart: s, FirstEnd: e, LastStart: s, LastEnd: e})
 }
 
 func (s *sim) dur(replica int) int {
@@ -153,7 +143,7 @@ func runSim(c simConfig, rng *rand.Rand) *history.History {
 					Status: 202, Returned: j.id, Outcome: history.Acknowledged}
 				s.h.Records = append(s.h.Records, sub)
 				j.line = history.Record{Kind: history.KindJob, Job: j.id}
-				addSimRun(&j.line, j.seen, j.seenPhase, sub.Start, sub.End)
+				j.line.AddPoll(j.seen, j.seenPhase, sub.Start, sub.End)
 				j.nextPoll = s.t + c.poll
 			}
 		}
@@ -181,7 +171,7 @@ func runSim(c simConfig, rng *rand.Rand) *history.History {
 			}
 			if (s.t-wdPhase[r])%c.watchdog == 0 {
 				for _, j := range s.jobs {
-					if j.store != s.storeOf(r) || !activeStates[j.status] {
+					if j.store != s.storeOf(r) || !history.ActiveStates[j.status] {
 						continue
 					}
 					s.refresh(j)
@@ -206,8 +196,8 @@ func runSim(c simConfig, rng *rand.Rand) *history.History {
 				s.observe(j)
 			case j.polling && s.t == j.endAt:
 				j.polling = false
-				addSimRun(&j.line, j.seen, j.seenPhase, s.at(j.pollStart), s.at(s.t))
-				if terminalStates[j.seen] {
+				j.line.AddPoll(j.seen, j.seenPhase, s.at(j.pollStart), s.at(s.t))
+				if history.TerminalStates[j.seen] {
 					j.line.Done = true
 					s.h.Records = append(s.h.Records, j.line)
 				}

@@ -29,7 +29,7 @@ func sec(f float64) time.Time { return t0.Add(time.Duration(f * float64(time.Sec
 
 func (j timelineJob) stateAt(t float64) (string, string) {
 	for _, s := range j.segs {
-		if t < s.until || terminalStates[s.state] {
+		if t < s.until || history.TerminalStates[s.state] {
 			return s.state, s.phase
 		}
 	}
@@ -48,18 +48,18 @@ func jobsHistory(maxActive int, dispatch, poll time.Duration, jobs ...timelineJo
 			Start: sec(j.at - 0.001), End: sec(j.at), Status: 202, Returned: j.id, Outcome: history.Acknowledged})
 		line := history.Record{Kind: history.KindJob, Job: j.id}
 		st, ph := j.stateAt(j.at)
-		addSimRun(&line, st, phaseSeen(st, ph), sec(j.at-0.001), sec(j.at))
+		line.AddPoll(st, phaseSeen(st, ph), sec(j.at-0.001), sec(j.at))
 		stop := j.segs[len(j.segs)-1].until
-		if terminalStates[j.segs[len(j.segs)-1].state] {
+		if history.TerminalStates[j.segs[len(j.segs)-1].state] {
 			stop = 1e9
 		}
 		for t := j.at + poll.Seconds(); ; t += poll.Seconds() {
 			st, ph := j.stateAt(t + 0.01)
-			if !terminalStates[st] && t > stop {
+			if !history.TerminalStates[st] && t > stop {
 				break
 			}
-			addSimRun(&line, st, phaseSeen(st, ph), sec(t), sec(t+0.02))
-			if terminalStates[st] {
+			line.AddPoll(st, phaseSeen(st, ph), sec(t), sec(t+0.02))
+			if history.TerminalStates[st] {
 				line.Done = true
 				break
 			}

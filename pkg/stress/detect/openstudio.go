@@ -149,10 +149,17 @@ func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Findi
 	return out
 }
 
-func maybe(rs []*history.Record) []*history.Record {
+// maybe returns the records of rs that may have been applied: acknowledged or ambiguous.
+func maybe(rs []*history.Record) []*history.Record { return keep(rs, (*history.Record).Maybe) }
+
+// applied returns the acknowledged records of rs.
+func applied(rs []*history.Record) []*history.Record { return keep(rs, (*history.Record).Applied) }
+
+// keep returns the records of rs for which ok holds, in their order.
+func keep(rs []*history.Record, ok func(*history.Record) bool) []*history.Record {
 	var out []*history.Record
 	for _, r := range rs {
-		if r.Maybe() {
+		if ok(r) {
 			out = append(out, r)
 		}
 	}
@@ -245,16 +252,6 @@ func sameEntries(got []snapshot.Entry, man []history.Entry) bool {
 		delete(want, e.Name)
 	}
 	return len(want) == 0
-}
-
-func applied(rs []*history.Record) []*history.Record {
-	var out []*history.Record
-	for _, r := range rs {
-		if r.Applied() {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 func sizes(rs []*history.Record) string {

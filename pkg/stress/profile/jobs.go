@@ -17,12 +17,6 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// Job states (elb-openapi).
-var (
-	ActiveStates   = map[string]bool{"dispatching": true, "submitting": true, "running": true}
-	TerminalStates = map[string]bool{"completed": true, "failed": true, "cancelled": true}
-)
-
 // Defaults of the jobs profile.
 const (
 	// DefaultJobPoll is the status polling interval: a status read of an active job makes the

@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -87,11 +86,8 @@ func (p *lateProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		time.Sleep(p.hold) // not cut short by the client: the service goes on without it
 	}
-	req, _ := http.NewRequest(r.Method, p.upstream+r.URL.RequestURI(), bytes.NewReader(body))
-	req.Header = r.Header.Clone()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+	resp := forward(w, r, body, p.upstream+r.URL.RequestURI())
+	if resp == nil {
 		return
 	}
 	defer resp.Body.Close()

@@ -76,7 +76,7 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *
 		}
 		p.Record(rec)
 	}()
-	if first != nil && TerminalStates[first.State] {
+	if first != nil && history.TerminalStates[first.State] {
 		rec.Done = true
 		return
 	}
@@ -100,9 +100,9 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *
 		if ctx.Err() != nil {
 			continue // a poll cut by the timeout saw nothing
 		}
-		addRun(rec, state, phase, s, e)
-		found = found || knownState(state)
-		if TerminalStates[state] {
+		rec.AddPoll(state, phase, s, e)
+		found = found || history.KnownState(state)
+		if history.TerminalStates[state] {
 			rec.Done = true
 			return
 		}
@@ -126,12 +126,10 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *
 	}
 }
 
-func knownState(s string) bool { return ActiveStates[s] || TerminalStates[s] || s == "queued" }
-
 func hasRequeue(runs []history.StateRun) bool {
 	active := false
 	for _, r := range runs {
-		if ActiveStates[r.State] {
+		if history.ActiveStates[r.State] {
 			active = true
 		} else if active && r.State == "queued" {
 			return true
@@ -173,14 +171,4 @@ func (p *Jobs) pollOnce(ctx context.Context, statusURL string) (time.Time, time.
 		phase = ""
 	}
 	return start, end, state, phase
-}
-
-func addRun(rec *history.Record, state, phase string, s, e time.Time) {
-	if n := len(rec.Runs); n > 0 && rec.Runs[n-1].State == state && rec.Runs[n-1].Phase == phase {
-		r := &rec.Runs[n-1]
-		r.Polls++
-		r.LastStart, r.LastEnd = s, e
-		return
-	}
-	rec.Runs = append(rec.Runs, history.StateRun{State: state, Phase: phase, Polls: 1, FirstStart: s, FirstEnd: e, LastStart: s, LastEnd: e})
 }

@@ -62,11 +62,8 @@ func (p *prefixProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.paths = append(p.paths, r.Method+" "+r.URL.Path)
 	p.mu.Unlock()
 	body, _ := io.ReadAll(r.Body)
-	req, _ := http.NewRequest(r.Method, p.upstream+strings.TrimPrefix(r.URL.RequestURI(), "/elb"), bytes.NewReader(body))
-	req.Header = r.Header.Clone()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
+	resp := forward(w, r, body, p.upstream+strings.TrimPrefix(r.URL.RequestURI(), "/elb"))
+	if resp == nil {
 		return
 	}
 	defer resp.Body.Close()
@@ -80,6 +77,19 @@ func (p *prefixProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(out)
+}
+
+// forward sends r, with body, to the URL to as a proxy does (the same method and headers) and
+// returns the answer; when the upstream cannot be reached it answers 502 on w and returns nil.
+func forward(w http.ResponseWriter, r *http.Request, body []byte, to string) *http.Response {
+	req, _ := http.NewRequest(r.Method, to, bytes.NewReader(body))
+	req.Header = r.Header.Clone()
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusBadGateway)
+		return nil
+	}
+	return resp
 }
 
 func jobsProfile(t *testing.T, base string, requests int, header string) (*Jobs, *[]history.Record, *sync.Mutex) {

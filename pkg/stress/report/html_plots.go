@@ -48,6 +48,15 @@ func makePlots(r *Report) (plots, error) {
 	return ps, err
 }
 
+// timePlot is a plot titled title whose y axis says ylabel, over the run's time in s's buckets.
+func timePlot(s *Series, title, ylabel string) *plot.Plot {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = ylabel
+	timeAxis(p, s)
+	return p
+}
+
 func timeAxis(p *plot.Plot, s *Series) {
 	p.X.Label.Text = fmt.Sprintf("seconds since the load began (buckets of %s)", time.Duration(s.StepS*float64(time.Second)))
 	p.X.Min, p.X.Max = 0, float64(len(s.Points))*s.StepS
@@ -92,10 +101,7 @@ func throughputSVG(s *Series) (string, error) {
 	if s == nil {
 		return noData("throughput", "Throughput by outcome"), nil
 	}
-	p := plot.New()
-	p.Title.Text = "Throughput by outcome (requests/s, stacked, by the time each ended)"
-	p.Y.Label.Text = "requests/s"
-	timeAxis(p, s)
+	p := timePlot(s, "Throughput by outcome (requests/s, stacked, by the time each ended)", "requests/s")
 	per := 1 / s.StepS
 	layers := []struct {
 		c color.Color
@@ -120,10 +126,7 @@ func latencyOverTimeSVG(s *Series) (string, error) {
 	if s == nil {
 		return noData("latency", "Latency over time"), nil
 	}
-	p := plot.New()
-	p.Title.Text = "Latency p50, p90, p99 (ms, of the requests that ended in each bucket)"
-	p.Y.Label.Text = "ms"
-	timeAxis(p, s)
+	p := timePlot(s, "Latency p50, p90, p99 (ms, of the requests that ended in each bucket)", "ms")
 	lo, hi := math.Inf(1), 0.0
 	for _, q := range s.Points {
 		if q.P50 > 0 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	stresscleanup "github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -65,18 +66,7 @@ found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
   osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --yes
   osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The library's {Name} settings read as this command's flags.
-			return cmdutil.RenderSetting(cmd, func() error {
-				if err := o.validate(); err != nil {
-					return err
-				}
-				if runF != nil {
-					return runF(cmd.Context(), o)
-				}
-				return cleanupRun(cmd.Context(), o)
-			}())
-		},
+		RunE: stresscmd.RunE(o, func(*cobra.Command) error { return o.validate() }, runF, cleanupRun),
 	}
 	cmdutil.NameSettings(cmd, cmdutil.Settings{"StateDir": "--state-dir", "Target": "--target", "History": "--history"})
 	fl := cmd.Flags()

@@ -43,25 +43,16 @@ the run did (0 clean and conclusive, 1 races, 2 inconclusive), with the run's ow
 unless a flag here overrides one.`,
 		Example: `  osctl stress judge --history run.jsonl --state-dir /tmp/osctl-sandbox-x -o json`,
 		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			// The library's {Name} settings read as this command's flags.
-			return cmdutil.RenderSetting(cmd, func() error {
-				if o.History == "" {
-					return cmdutil.Usage("pass --history FILE (written by osctl stress --history)")
-				}
-				// A threshold flag given here overrides the run's own.
-				fl, ov := cmd.Flags(), &o.Override
-				ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
-				ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
-				if err := o.State.Validate(); err != nil {
-					return err
-				}
-				if runF != nil {
-					return runF(cmd.Context(), o)
-				}
-				return judgeRun(cmd.Context(), o)
-			}())
-		},
+		RunE: stresscmd.RunE(o, func(cmd *cobra.Command) error {
+			if o.History == "" {
+				return cmdutil.Usage("pass --history FILE (written by osctl stress --history)")
+			}
+			// A threshold flag given here overrides the run's own.
+			fl, ov := cmd.Flags(), &o.Override
+			ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
+			ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
+			return o.State.Validate()
+		}, runF, judgeRun),
 	}
 	cmdutil.NameSettings(cmd, cmdutil.Settings{"History": "--history", "StateDir": "--state-dir", "StatePod": "--state-pod"})
 	fl := cmd.Flags()

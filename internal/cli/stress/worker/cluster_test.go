@@ -3,8 +3,6 @@ package worker_test
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -53,12 +51,16 @@ func newWorld(t *testing.T) *world {
 	return &world{k: k, ns: ns, bin: bin}
 }
 
-// run is one run of the coordinator.
+// run is one run of the coordinator, with its JSON report when it printed one.
 type run struct {
-	code   int
-	rep    report.Report
-	stdout string
-	stderr string
+	testenv.OsctlRun
+	rep report.Report
+}
+
+// osctl runs the osctl binary with args, bounded by 4 minutes.
+func osctl(t *testing.T, args ...string) testenv.OsctlRun {
+	t.Helper()
+	return testenv.RunOsctl(t, 4*time.Minute, args...)
 }
 
 // workerArgs are the flags of every in-cluster run here.
@@ -71,33 +73,13 @@ func (w *world) workerArgs(k int) []string {
 // called with the running command once it is under way.
 func (w *world) stress(t *testing.T, k int, args []string, started func(*exec.Cmd, *testenv.LockedBuffer)) run {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 4*time.Minute)
-	defer cancel()
-	full := append(append([]string{"stress", "-o", "json"}, w.workerArgs(k)...), args...)
-	cmd := exec.CommandContext(ctx, w.bin, full...)
-	var out bytes.Buffer
-	errb := &testenv.LockedBuffer{}
-	cmd.Stdout, cmd.Stderr = &out, errb
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
+	o := testenv.StartOsctl(t, 4*time.Minute, append(append([]string{"stress", "-o", "json"}, w.workerArgs(k)...), args...)...)
 	if started != nil {
-		started(cmd, errb)
+		started(o.Cmd, o.Stderr)
 	}
-	err := cmd.Wait()
-	r := run{stdout: out.String(), stderr: errb.String()}
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-	case errors.As(err, &ee) && ctx.Err() == nil:
-		r.code = ee.ExitCode()
-	default:
-		t.Fatalf("osctl %s: %v\n%s", strings.Join(full, " "), err, r.stderr)
-	}
-	if strings.HasPrefix(strings.TrimSpace(r.stdout), "{") {
-		if err := json.Unmarshal(out.Bytes(), &r.rep); err != nil {
-			t.Fatalf("exit %d, the report is not JSON: %v\n%s", r.code, err, r.stderr)
-		}
+	r := run{OsctlRun: o.Wait(t)}
+	if strings.HasPrefix(strings.TrimSpace(r.Stdout), "{") {
+		r.Decode(t, &r.rep)
 	}
 	return r
 }
@@ -137,7 +119,7 @@ func (w *world) noJobs(t *testing.T) {
 func merged(t *testing.T, r run, k int, hist *history.History) {
 	t.Helper()
 	if len(r.rep.Workers) != k {
-		t.Fatalf("%d workers in the report, want %d: %+v\n%s", len(r.rep.Workers), k, r.rep.Workers, r.stderr)
+		t.Fatalf("%d workers in the report, want %d: %+v\n%s", len(r.rep.Workers), k, r.rep.Workers, r.Stderr)
 	}
 	var sent, acked, errs int64
 	for i, wk := range r.rep.Workers {
@@ -189,17 +171,14 @@ func readHistory(t *testing.T, path string) *history.History {
 // judgeAgain re-judges the merged history offline and checks the verdict is the run's.
 func (w *world) judgeAgain(t *testing.T, r run, hist string, extra ...string) {
 	t.Helper()
-	cmd := exec.Command(w.bin, append([]string{"stress", "judge", "--history", hist, "-o", "json"}, extra...)...)
-	out, err := cmd.Output()
-	code := testenv.ExitCode(t, err)
+	j := osctl(t, append([]string{"stress", "judge", "--history", hist, "-o", "json"}, extra...)...)
+	code := j.Code
 	var off report.Report
-	if err := json.Unmarshal(out, &off); err != nil {
-		t.Fatalf("judge printed no JSON: %v: %s", err, out)
-	}
-	if code != r.code || off.Verdict != r.rep.Verdict || off.Conclusive != r.rep.Conclusive || len(off.Findings) != len(r.rep.Findings) ||
+	j.Decode(t, &off)
+	if code != r.Code || off.Verdict != r.rep.Verdict || off.Conclusive != r.rep.Conclusive || len(off.Findings) != len(r.rep.Findings) ||
 		off.Counts.Total != r.rep.Counts.Total || off.Counts.Acknowledged != r.rep.Counts.Acknowledged || len(off.Workers) != len(r.rep.Workers) {
 		t.Fatalf("offline judge differs: exit %d %s %v %d findings %+v, online exit %d %s %v %d findings %+v",
-			code, off.Verdict, off.Conclusive, len(off.Findings), off.Counts, r.code, r.rep.Verdict, r.rep.Conclusive, len(r.rep.Findings), r.rep.Counts)
+			code, off.Verdict, off.Conclusive, len(off.Findings), off.Counts, r.Code, r.rep.Verdict, r.rep.Conclusive, len(r.rep.Findings), r.rep.Counts)
 	}
 }
 
@@ -250,13 +229,13 @@ func TestWorkersAgainstTheSandbox(t *testing.T) {
 			hist, junit, html := filepath.Join(dir, "history.jsonl"), filepath.Join(dir, "junit.xml"), filepath.Join(dir, "report.html")
 			r := w.stress(t, 3, []string{"--target", strings.Join(sb.Replicas, ","), "--state-dir", sb.StateDir, "--requests", "900",
 				"--concurrency", "150", "--analyses", "6", "--settle-timeout", "10s", "--history", hist, "--junit", junit, "--html", html}, nil)
-			if r.code != tc.want {
-				t.Fatalf("exit %d, want %d: verdict %s findings %v reasons %v\n%s", r.code, tc.want, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
+			if r.Code != tc.want {
+				t.Fatalf("exit %d, want %d: verdict %s findings %v reasons %v\n%s", r.Code, tc.want, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.Stderr)
 			}
 			if tc.want == 0 && (!r.rep.Conclusive || r.rep.Partial) {
 				t.Fatalf("redlock: not clean and conclusive: %+v", r.rep.Reasons)
 			}
-			t.Logf("exit %d, %s\n%s", r.code, r.rep.Headline(), r.stderr)
+			t.Logf("exit %d, %s\n%s", r.Code, r.rep.Headline(), r.Stderr)
 			h := readHistory(t, hist)
 			merged(t, r, 3, h)
 			percentilesMatch(t, r.rep, h)
@@ -268,8 +247,8 @@ func TestWorkersAgainstTheSandbox(t *testing.T) {
 			w.judgeAgain(t, r, hist, "--state-dir", sb.StateDir)
 			w.nothingLeft(t, r.rep.Run)
 			for _, want := range []string{"worker 0 (pod ", "worker 2 (pod ", "deleted Job " + w.ns + "/osctl-stress-" + r.rep.Run} {
-				if !strings.Contains(r.stderr, want) {
-					t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+				if !strings.Contains(r.Stderr, want) {
+					t.Errorf("stderr lacks %q:\n%s", want, r.Stderr)
 				}
 			}
 		})
@@ -323,9 +302,9 @@ func TestWorkerKilledMidRun(t *testing.T) {
 			t.Fatalf("killing worker 1 (pid %d): %v", pid, err)
 		}
 	})
-	t.Logf("exit %d, %s\n%s", r.code, r.rep.Headline(), r.stderr)
-	if r.code != 1 || r.rep.Verdict != "races" || !r.rep.Partial {
-		t.Fatalf("exit %d verdict %s partial %v, want races (exit 1) in a partial run\n%s", r.code, r.rep.Verdict, r.rep.Partial, r.stderr)
+	t.Logf("exit %d, %s\n%s", r.Code, r.rep.Headline(), r.Stderr)
+	if r.Code != 1 || r.rep.Verdict != "races" || !r.rep.Partial {
+		t.Fatalf("exit %d verdict %s partial %v, want races (exit 1) in a partial run\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.Stderr)
 	}
 	if len(r.rep.Workers) != 3 || !r.rep.Workers[1].Lost || r.rep.Workers[0].Lost || r.rep.Workers[2].Lost {
 		t.Fatalf("workers %+v: want worker 1 lost, the others not", r.rep.Workers)
@@ -362,9 +341,9 @@ func TestWorkersInterrupted(t *testing.T) {
 		loadUnderWay(t, errb, hist, 3)
 		_ = cmd.Process.Signal(syscall.SIGINT)
 	})
-	t.Logf("exit %d, %s\n%s", r.code, r.rep.Headline(), r.stderr)
-	if r.code != 2 || !r.rep.Partial || r.rep.StopReason != "interrupted" || r.rep.Counts.Total >= 100000 {
-		t.Fatalf("exit %d partial %v stop %q sent %d: want a partial, interrupted report (exit 2)\n%s", r.code, r.rep.Partial, r.rep.StopReason, r.rep.Counts.Total, r.stderr)
+	t.Logf("exit %d, %s\n%s", r.Code, r.rep.Headline(), r.Stderr)
+	if r.Code != 2 || !r.rep.Partial || r.rep.StopReason != "interrupted" || r.rep.Counts.Total >= 100000 {
+		t.Fatalf("exit %d partial %v stop %q sent %d: want a partial, interrupted report (exit 2)\n%s", r.Code, r.rep.Partial, r.rep.StopReason, r.rep.Counts.Total, r.Stderr)
 	}
 	for _, wk := range r.rep.Workers {
 		if wk.Lost {
@@ -385,11 +364,11 @@ func TestWorkersJobsProfile(t *testing.T) {
 	hist := filepath.Join(t.TempDir(), "jobs.jsonl")
 	r := w.stress(t, 3, []string{"--profile", "jobs", "--target", strings.Join(sb.Replicas, ","), "--requests", "12", "--concurrency", "12",
 		"--max-active", "2", "--header", "X-ELB-API-Token: elb-token-4e1f9a7c", "--history", hist}, nil)
-	t.Logf("exit %d, %s\n%s", r.code, r.rep.Headline(), r.stderr)
-	if r.code != 1 || r.rep.Verdict != "races" || r.rep.FindingCounts["ceiling"] == 0 {
-		t.Fatalf("exit %d verdict %s findings %v reasons %v, want the ceiling found\n%s", r.code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.stderr)
+	t.Logf("exit %d, %s\n%s", r.Code, r.rep.Headline(), r.Stderr)
+	if r.Code != 1 || r.rep.Verdict != "races" || r.rep.FindingCounts["ceiling"] == 0 {
+		t.Fatalf("exit %d verdict %s findings %v reasons %v, want the ceiling found\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.Stderr)
 	}
-	if b, _ := os.ReadFile(hist); bytes.Contains(b, []byte("elb-token-4e1f9a7c")) || strings.Contains(r.stderr+r.stdout, "elb-token-4e1f9a7c") {
+	if b, _ := os.ReadFile(hist); bytes.Contains(b, []byte("elb-token-4e1f9a7c")) || strings.Contains(r.Stderr+r.Stdout, "elb-token-4e1f9a7c") {
 		t.Fatal("the token was written out")
 	}
 	h := readHistory(t, hist)
@@ -404,14 +383,13 @@ func TestWorkerPodsNeverReady(t *testing.T) {
 	t.Parallel() // after the serial tests, two of which change what osctl is in the pods
 	w := newWorld(t)
 	args := append(w.workerArgs(2), "--worker-ready-timeout", "3s", "--worker-node-selector", "pool=nowhere")
-	cmd := exec.Command(w.bin, append([]string{"stress", "--profile", "http", "--target", "http://127.0.0.1:1/", "--requests", "10"}, args...)...)
-	out, err := cmd.CombinedOutput()
-	if testenv.ExitCode(t, err) != 2 {
-		t.Fatalf("exit %v, want 2\n%s", err, out)
+	r := osctl(t, append([]string{"stress", "--profile", "http", "--target", "http://127.0.0.1:1/", "--requests", "10"}, args...)...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", r.Code, r.Output)
 	}
 	for _, want := range []string{"were not ready within 3s", "is not scheduled", "node(s) didn't match Pod's node affinity/selector", "deleted Job " + w.ns} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.Output)
 		}
 	}
 	w.noJobs(t)
@@ -438,14 +416,8 @@ func TestWorkersRBAC(t *testing.T) {
 	runAs := func(extra ...string) (int, string) {
 		args := []string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "200", "--concurrency", "4",
 			"--kubeconfig", kc, "-n", w.ns, "--workers", "2", "--worker-image", "registry.invalid/osctl:test", "-o", "json"}
-		out, err := exec.Command(w.bin, append(args, extra...)...).CombinedOutput()
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitCode(), string(out)
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return 0, string(out)
+		r := osctl(t, append(args, extra...)...)
+		return r.Code, r.Output
 	}
 	if code, out := runAs(); code != 0 || !strings.Contains(out, "deleted Job") {
 		t.Fatalf("with the documented Role: exit %d\n%s", code, out)
@@ -513,14 +485,14 @@ func (w *world) refusedBeforeLoad(t *testing.T, inPods string, wants ...string) 
 	t.Cleanup(func() { w.k.OsctlInPods(t, w.bin) })
 	srv := newCounter(t)
 	args := append([]string{"stress", "--profile", "http", "--target", srv.URL + "/", "--requests", "10"}, w.workerArgs(2)...)
-	out, err := exec.Command(w.bin, args...).CombinedOutput()
-	if testenv.ExitCode(t, err) != 2 {
-		t.Fatalf("exit %v, want 2\n%s", err, out)
+	r := osctl(t, args...)
+	if r.Code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", r.Code, r.Output)
 	}
-	t.Logf("%s", out)
+	t.Logf("%s", r.Output)
 	for _, want := range append(wants, "deleted Job "+w.ns) {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("output lacks %q:\n%s", want, out)
+		if !strings.Contains(r.Output, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.Output)
 		}
 	}
 	if srv.n.Load() != 0 {
