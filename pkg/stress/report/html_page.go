@@ -37,6 +37,10 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{range .Summary}}<tr><th>{{.Measure}}</th><td>{{redact .Value}}</td></tr>
 {{end}}<tr><th>time</th><td>{{.R.StartedAt.Format "2006-01-02T15:04:05Z07:00"}} to {{.R.FinishedAt.Format "2006-01-02T15:04:05Z07:00"}}{{if not .R.StateRead.IsZero}}; state read at {{.R.StateRead.Format "15:04:05.000"}}{{end}}</td></tr>
 </table>
+{{with .R.Faults}}<h2 id="faults" data-faults="{{len .}}">Faults ({{len .}})</h2>
+<table class="faults"><tr><th>fault</th><th>target</th><th>outcome</th><th>injected</th></tr>
+{{range .}}<tr data-kind="{{.Kind}}"><td>{{.}}</td><td>{{.Target}}</td><td>{{.Outcome}}</td><td>{{if not .Injected.IsZero}}{{.Injected.Format "15:04:05.000"}}{{if not .Ended.IsZero}} to {{.Ended.Format "15:04:05.000"}}{{end}}{{end}}</td></tr>
+{{end}}</table><p class="legend">Each injected fault is a dashed line on the requests-in-flight plot (a pause: its start and its end).</p>{{end}}
 <h2 id="findings" data-findings="{{len .R.Findings}}">Findings ({{len .R.Findings}})</h2>
 {{if not .R.Findings}}<p class="nofindings">No findings.</p>
 {{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report (--report, -o json) has every finding.</p>

@@ -15,6 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // The outcome colours, shared by the plots and the timelines (the page's CSS has the same).
@@ -26,6 +27,8 @@ var (
 	p90Color = color.RGBA{0xef, 0x6c, 0x00, 0xff}
 	p99Color = color.RGBA{0xc6, 0x28, 0x28, 0xff}
 	flyColor = color.RGBA{0x37, 0x47, 0x4f, 0xff}
+	// faultColor marks the nemesis' faults on the in-flight plot.
+	faultColor = color.RGBA{0xd8, 0x1b, 0x60, 0xff}
 )
 
 // plots are the page's plots, each an inline <svg data-plot="NAME" data-points="N">.
@@ -41,7 +44,7 @@ func makePlots(r *Report) (plots, error) {
 	if ps.Latency, err = latencyOverTimeSVG(s); err != nil {
 		return ps, err
 	}
-	if ps.InFlight, err = inFlightSVG(s, r.Timeline, r.StartedAt); err != nil {
+	if ps.InFlight, err = inFlightSVG(s, r.Timeline, r.StartedAt, r.Faults); err != nil {
 		return ps, err
 	}
 	ps.Histogram, err = histogramSVG(r.Histogram)
@@ -179,7 +182,7 @@ func latencyOverTimeSVG(s *Series) (string, error) {
 	return render(p, "latency", points/len(qs))
 }
 
-func inFlightSVG(s *Series, samples []attack.Sample, began time.Time) (string, error) {
+func inFlightSVG(s *Series, samples []attack.Sample, began time.Time, faults []nemesis.Fault) (string, error) {
 	p := plot.New()
 	p.Title.Text = "Requests in flight (the most at once in each bucket)"
 	p.Y.Label.Text = "in flight"
@@ -212,7 +215,46 @@ func inFlightSVG(s *Series, samples []attack.Sample, began time.Time) (string, e
 	}
 	p.Y.Min = 0
 	p.Y.Tick.Marker = shortTicks{}
+	if s != nil {
+		began = s.Began
+	}
+	if err := faultMarks(p, faults, began); err != nil {
+		return "", err
+	}
 	return render(p, "inflight", n)
+}
+
+// faultMarks draws each injected fault as a vertical line at its time (a pause as a band from
+// its start to its end), labelled with its kind.
+func faultMarks(p *plot.Plot, faults []nemesis.Fault, began time.Time) error {
+	top := p.Y.Max
+	if top <= 0 {
+		top = 1
+	}
+	for _, f := range faults {
+		if f.Injected.IsZero() {
+			continue
+		}
+		x0 := f.Injected.Sub(began).Seconds()
+		xs := []float64{x0}
+		if !f.Ended.IsZero() {
+			xs = append(xs, f.Ended.Sub(began).Seconds())
+		}
+		for _, x := range xs {
+			l, err := plotter.NewLine(plotter.XYs{{X: x, Y: 0}, {X: x, Y: top}})
+			if err != nil {
+				return err
+			}
+			l.Color, l.Dashes = faultColor, []vg.Length{vg.Points(3), vg.Points(2)}
+			p.Add(l)
+		}
+		lb, err := plotter.NewLabels(plotter.XYLabels{XYs: plotter.XYs{{X: x0, Y: top}}, Labels: []string{string(f.Kind)}})
+		if err != nil {
+			return err
+		}
+		p.Add(lb)
+	}
+	return nil
 }
 
 func histogramSVG(bs []Bucket) (string, error) {
