@@ -483,6 +483,10 @@ func runOnce(t *testing.T, e *docEnv, b block, final bool) bool {
 	// Its own process group, so that whatever the block left running is ended with it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	// A background process the block left running (a block that failed before its own kill) holds
+	// the output pipe open: stop waiting for it shortly after the shell ends, so that the group
+	// is killed below and the block fails instead of hanging the test.
+	cmd.WaitDelay = 5 * time.Second
 	start := time.Now()
 	err := cmd.Run()
 	if cmd.Process != nil {

@@ -26,7 +26,7 @@ func printReport(w io.Writer, r *report.Report) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
-	for _, l := range faultLines(r.Faults) {
+	for _, l := range r.FaultLines() {
 		output.Fprintw(w, l, "", "  ")
 	}
 	if len(r.Findings) > 0 {

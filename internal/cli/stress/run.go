@@ -19,7 +19,7 @@ import (
 
 func runStress(ctx context.Context, o *Options) error {
 	errOut := o.IO.ErrOut
-	if err := o.Nemesis.prepare(o.Factory, o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
+	if err := o.Nemesis.Prepare(o.Factory, o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
 		return err
 	}
 	// Open every output file before sending anything: a bad path fails now, not after the load.
@@ -28,7 +28,7 @@ func runStress(ctx context.Context, o *Options) error {
 		return err
 	}
 	defer files.Close()
-	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.injector, Faults: o.Nemesis.faults}
+	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Injector, Faults: o.Nemesis.Faults}
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -26,7 +27,7 @@ type Options struct {
 	Mix     string
 	Headers []string
 	State   stateflags.Flags
-	Nemesis nemesisFlags
+	Nemesis nemesisflags.Flags
 	Fleets  Fleets // nil: the load goes from this process only
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
@@ -130,7 +131,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
-	o.Nemesis.add(cmd)
+	o.Nemesis.Add(cmd)
 	if len(fleets) > 0 {
 		o.Fleets = fleets[0]
 		o.Fleets.AddFlags(cmd)

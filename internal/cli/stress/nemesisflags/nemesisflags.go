@@ -1,9 +1,10 @@
-package stress
+// Package nemesisflags are osctl stress's --nemesis flags: the fault schedule, the seed, and
+// where the faults go (a sandbox's processes, or pods on Kubernetes).
+package nemesisflags
 
 import (
 	"crypto/rand"
 	"encoding/binary"
-	"fmt"
 
 	"github.com/spf13/cobra"
 
@@ -13,19 +14,21 @@ import (
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
-// nemesisFlags are --nemesis and --nemesis-seed: faults injected into the target during the load.
-type nemesisFlags struct {
+// Flags are --nemesis and its companions: faults injected into the target during the load.
+type Flags struct {
 	Spec string
 	Seed uint64
 	// Namespace, with WebSelector and RedisSelector, faults the pods of a workload on
 	// Kubernetes instead of a sandbox.
 	Namespace, WebSelector, RedisSelector string
 
-	faults   []nemesis.Fault
-	injector nemesis.Injector
+	// Faults and Injector are set by Prepare.
+	Faults   []nemesis.Fault
+	Injector nemesis.Injector
 }
 
-func (n *nemesisFlags) add(cmd *cobra.Command) {
+// Add binds the flags.
+func (n *Flags) Add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis; e.g. kill-replica@5s,pause-replica@10s+8s. Needs --state-dir of a running 'osctl sandbox up', or --nemesis-namespace")
 	cmd.Flags().StringVar(&n.Namespace, "nemesis-namespace", "", "inject the faults into pods of this namespace (with --kubeconfig): kill-replica deletes a web pod with grace 0, restart-redis the Redis pod; pauses are refused")
 	cmd.Flags().StringVar(&n.WebSelector, "nemesis-web-selector", k8s.DefaultWebSelector, "label selector of the web pods kill-replica may delete")
@@ -33,9 +36,9 @@ func (n *nemesisFlags) add(cmd *cobra.Command) {
 	cmd.Flags().Uint64Var(&n.Seed, "nemesis-seed", 0, "seed of the choice of which replica or Redis master each fault hits (0: a random seed, printed), to repeat a run's choices")
 }
 
-// prepare parses the schedule and checks, before any load, that the sandbox over stateDir can
+// Prepare parses the schedule and checks, before any load, that the sandbox over stateDir can
 // take every fault: a fault the target does not support is a usage error.
-func (n *nemesisFlags) prepare(f *cmdutil.Factory, stateDir string, logf func(string, ...any)) error {
+func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, ...any)) error {
 	if n.Spec == "" {
 		return nil
 	}
@@ -68,20 +71,7 @@ func (n *nemesisFlags) prepare(f *cmdutil.Factory, stateDir string, logf func(st
 	if err := inj.Check(faults); err != nil {
 		return cmdutil.Usage("--nemesis: %v", err)
 	}
-	n.faults, n.injector = faults, inj
+	n.Faults, n.Injector = faults, inj
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
 	return nil
-}
-
-// faultLines are the terminal summary's lines for the faults of a run.
-func faultLines(faults []nemesis.Fault) []string {
-	var out []string
-	for _, f := range faults {
-		line := fmt.Sprintf("fault %s: %s", f, f.Outcome)
-		if f.Target != "" {
-			line += " (" + f.Target + ")"
-		}
-		out = append(out, line)
-	}
-	return out
 }
