@@ -95,7 +95,7 @@ func (s *Supervisor) watchRedis() {
 		}
 		s.mu.Lock()
 		var dead *ExitError
-		restarted := ""
+		var restarted []string
 		for _, srv := range s.servers {
 			if s.ended || srv.Alive() {
 				continue
@@ -109,15 +109,17 @@ func (s *Supervisor) watchRedis() {
 				dead = why
 				break
 			}
-			restarted += fmt.Sprintf("%v; started it again on the same port, without its data (pid %d)\n", why, srv.Pid())
+			restarted = append(restarted, fmt.Sprintf("%v; started it again on the same port, without its data (pid %d)", why, srv.Pid()))
 		}
 		s.mu.Unlock()
 		if dead != nil {
 			s.end(dead)
 			return
 		}
-		if restarted != "" {
-			s.cfg.Logf("%s", restarted[:len(restarted)-1])
+		for _, line := range restarted {
+			s.cfg.Logf("%s", line)
+		}
+		if len(restarted) > 0 {
 			s.writeProcesses()
 		}
 	}
@@ -156,11 +158,11 @@ func (s *Supervisor) Restarts() int {
 // writeProcesses writes ProcessesFile (temp file and rename, so a reader never sees half).
 func (s *Supervisor) writeProcesses() {
 	s.mu.Lock()
-	p := Processes{Supervisor: os.Getpid(), Restarts: s.restartCount, Restart: s.cfg.Restart}
 	if s.ended {
 		s.mu.Unlock()
 		return
 	}
+	p := Processes{Supervisor: os.Getpid(), Restarts: s.restartCount, Restart: s.cfg.Restart}
 	for _, r := range s.replicas {
 		p.Replicas = append(p.Replicas, r.process())
 	}

@@ -33,10 +33,9 @@ type Deps struct {
 	// Fleet sends what the run sends to the targets (nil: a Sender in this process, on Conns and
 	// Client). pkg/stress/workers is a fleet of load workers in pods.
 	Fleet Fleet
-	// Nemesis injects Faults into the target while the load runs (nil: none). Its Check is the
-	// caller's, before Run: a fault the target cannot take is a usage error.
-	Nemesis nemesis.Injector
-	Faults  []nemesis.Fault
+	// Nemesis injects its faults into the target while the load runs (nil: none). Its
+	// Injector's Check is the caller's, before Run: a fault the target cannot take is a usage error.
+	Nemesis *nemesis.Plan
 }
 
 // Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.

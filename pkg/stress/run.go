@@ -162,6 +162,9 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	}
 	stats := load.Stats
 	footer := history.Footer{Engine: stats.Engine, LoadWorkers: load.Workers, Faults: injected}
+	if injected != nil {
+		footer.NemesisSeed = r.d.Nemesis.Seed
+	}
 	partial := false
 	switch {
 	case stats.Stopped == attack.StopInterrupted:
@@ -205,13 +208,14 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 // schedule (the load is over: what is still due is not injected) and returns what became of
 // each fault, once every pause has ended.
 func (r *runner) startNemesis(ctx context.Context) func() []nemesis.Fault {
-	if r.d.Nemesis == nil || len(r.d.Faults) == 0 {
+	n := r.d.Nemesis
+	if n == nil || len(n.Faults) == 0 {
 		return func() []nemesis.Fault { return nil }
 	}
 	loadDone := make(chan struct{})
 	out := make(chan []nemesis.Fault, 1)
 	start := r.d.Now()
-	go func() { out <- nemesis.Run(ctx, r.d.Faults, r.d.Nemesis, start, loadDone, r.notice) }()
+	go func() { out <- nemesis.Run(ctx, n.Faults, n.Injector, start, loadDone, r.notice) }()
 	return func() []nemesis.Fault {
 		close(loadDone)
 		return <-out

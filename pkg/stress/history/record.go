@@ -260,6 +260,8 @@ type Footer struct {
 	LoadWorkers []LoadWorker `json:"load_workers,omitempty"`
 	// Faults are the faults the run's nemesis was given, with their targets and outcomes.
 	Faults []nemesis.Fault `json:"faults,omitempty"`
+	// NemesisSeed is the seed of the faults' choice of targets.
+	NemesisSeed uint64 `json:"nemesis_seed,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
 	// that the report marks that moment on its timelines.
 	StateRead time.Time `json:"state_read,omitzero"`

@@ -15,6 +15,14 @@ type Injector interface {
 	Inject(f Fault) (target string, resume func() error, err error)
 }
 
+// Plan is a run's nemesis: its schedule, where the faults go, and the seed of the choice of
+// targets (reported, so that a run's choices can be repeated).
+type Plan struct {
+	Faults   []Fault
+	Injector Injector
+	Seed     uint64
+}
+
 // Run injects faults on their schedule from start until the load ends (loadDone closed) or ctx
 // ends, and returns them with their targets and outcomes. A fault due after the load ended is
 // NotInjected. A pause lasts its FOR even past the end of the load, but ends at once when ctx

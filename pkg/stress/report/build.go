@@ -28,7 +28,7 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
 		r.Notices, r.SettleWait, r.BackgroundWaits, r.Workload = f.Notices, f.SettleWait, f.BackgroundWaits, f.Workload
 		r.SettleStopped = f.SettleStopped
-		r.Workers, r.Faults = f.LoadWorkers, f.Faults
+		r.Workers, r.Faults, r.NemesisSeed = f.LoadWorkers, f.Faults, f.NemesisSeed
 		r.StateRead = f.StateRead
 	}
 	r.ApplyJudgement(j)

@@ -3,7 +3,7 @@ package report
 import "fmt"
 
 // FaultLines are the terminal summary's lines for the run's faults (osctl stress --nemesis):
-// "fault kill-replica@1s: done (replica 2 (pid 4242))".
+// "fault kill-replica@1s: done (replica 2 (pid 4242))", then the seed of the choice of targets.
 func (r *Report) FaultLines() []string {
 	var out []string
 	for _, f := range r.Faults {
@@ -12,6 +12,9 @@ func (r *Report) FaultLines() []string {
 			line += " (" + f.Target + ")"
 		}
 		out = append(out, line)
+	}
+	if len(out) > 0 && r.NemesisSeed != 0 {
+		out = append(out, fmt.Sprintf("faults' targets chosen with seed %d (--nemesis-seed repeats them)", r.NemesisSeed))
 	}
 	return out
 }

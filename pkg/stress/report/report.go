@@ -80,7 +80,8 @@ type Report struct {
 	Workers []WorkerSummary `json:"workers,omitempty"`
 	// Faults are what the nemesis injected during the load (osctl stress --nemesis): kind, at,
 	// for, target, outcome.
-	Faults []nemesis.Fault `json:"faults,omitempty"`
+	Faults      []nemesis.Fault `json:"faults,omitempty"`
+	NemesisSeed uint64          `json:"nemesis_seed,omitempty"`
 
 	FindingCounts map[string]int   `json:"finding_counts"`
 	Findings      []detect.Finding `json:"findings"`

@@ -22,9 +22,8 @@ type Flags struct {
 	// Kubernetes instead of a sandbox.
 	Namespace, WebSelector, RedisSelector string
 
-	// Faults and Injector are set by Prepare.
-	Faults   []nemesis.Fault
-	Injector nemesis.Injector
+	// Plan is set by Prepare (nil without --nemesis).
+	Plan *nemesis.Plan
 }
 
 // Add binds the flags.
@@ -71,7 +70,7 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 	if err := inj.Check(faults); err != nil {
 		return cmdutil.Usage("--nemesis: %v", err)
 	}
-	n.Faults, n.Injector = faults, inj
+	n.Plan = &nemesis.Plan{Faults: faults, Injector: inj, Seed: n.Seed}
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
 	return nil
 }
