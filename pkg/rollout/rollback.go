@@ -28,7 +28,8 @@ func (r *Runner) rollback(ctx context.Context, k *leaseKeeper, j *Journal, reaso
 // restore sets the HPA to target and waits for the Deployment, on a context of its own (it must
 // finish after Ctrl-C) bounded by RollbackTimeout, then records donePhase.
 func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target Range, why string, donePhase Phase) *Outcome {
-	rctx, cancelT := context.WithTimeout(context.WithoutCancel(ctx), r.rollbackTimeout())
+	timeout := positiveOr(r.RollbackTimeout, DefaultRollbackTimeout)
+	rctx, cancelT := context.WithTimeout(context.WithoutCancel(ctx), timeout)
 	defer cancelT()
 	rctx, cancel := k.watch(rctx)
 	defer cancel()
@@ -43,7 +44,7 @@ func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target
 	}
 	j.add(r.now(), j.Step, target.String(), event, why)
 	r.observe(Progress{Kind: ProgressRollback, Step: j.Step, Steps: len(j.Plan.Steps), Range: target,
-		Message: fmt.Sprintf("%s: restoring the HPA range %s", why, target), Deadline: r.now().Add(r.rollbackTimeout())})
+		Message: fmt.Sprintf("%s: restoring the HPA range %s", why, target), Deadline: r.now().Add(timeout)})
 	if err := r.commit(rctx, j, prev); err != nil {
 		err = r.causeOf(rctx, err)
 		if out := r.halt(ctx, j, err); out != nil {
@@ -52,7 +53,7 @@ func (r *Runner) restore(ctx context.Context, k *leaseKeeper, j *Journal, target
 		return r.rollbackFailed(ctx, j, err)
 	}
 	r.event(rctx, "Warning", "RolloutRollback", fmt.Sprintf("%s: HPA range set back to %s", why, target))
-	_, err := waitSettled(rctx, r, j.Deployment, target, fmt.Sprintf("%s within the rollback timeout %s", event, r.rollbackTimeout()), func(s DeploymentState) {
+	_, err := waitSettled(rctx, r, j.Deployment, target, fmt.Sprintf("%s within the rollback timeout %s", event, timeout), func(s DeploymentState) {
 		r.observe(Progress{Kind: ProgressWaiting, Step: j.Step, Steps: len(j.Plan.Steps), Range: target, State: &s})
 	})
 	if err != nil {

@@ -126,16 +126,6 @@ func positiveOr(d, def time.Duration) time.Duration {
 	return def
 }
 
-func (r *Runner) leaseDuration() time.Duration {
-	return positiveOr(r.LeaseDuration, DefaultLeaseDuration)
-}
-
-func (r *Runner) rollbackTimeout() time.Duration {
-	return positiveOr(r.RollbackTimeout, DefaultRollbackTimeout)
-}
-
-func (r *Runner) gateTimeout() time.Duration { return positiveOr(r.GateTimeout, DefaultGateTimeout) }
-
 // Inspect reads the HPA, its scale target, the journal and the Lease.
 func (r *Runner) Inspect(ctx context.Context) (*Target, error) {
 	h, err := r.Client.AutoscalingV2().HorizontalPodAutoscalers(r.Namespace).Get(ctx, r.HPA, metav1.GetOptions{})
@@ -201,7 +191,7 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if r.DryRun {
 		return r.dryRun(ctx, j)
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, r.leaseDuration(), r.Force, r.now)
+	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
 	if err != nil {
 		return nil, err
 	}
@@ -241,7 +231,7 @@ func (r *Runner) Resume(ctx context.Context, t *Target, gates []Gate) (*Outcome,
 	if r.DryRun {
 		return &Outcome{Phase: j.Phase, Journal: j, Final: j.Plan.FinalRange(), Reason: "dry run: nothing changed"}, nil
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, r.leaseDuration(), r.Force, r.now)
+	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +284,7 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 	if r.DryRun {
 		return &Outcome{Phase: j.Phase, Journal: j, Final: j.Original.Range, Reason: "dry run: nothing changed"}, nil
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, r.leaseDuration(), r.Force, r.now)
+	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
 	if err != nil {
 		return nil, err
 	}

@@ -186,7 +186,7 @@ func (r *Runner) hold(ctx context.Context, j *Journal, gates []Gate, end time.Ti
 	lastPersist := r.now()
 	for {
 		if len(gates) > 0 {
-			res := runGates(ctx, gates, r.gateTimeout(), r.now)
+			res := runGates(ctx, gates, positiveOr(r.GateTimeout, DefaultGateTimeout), r.now)
 			if ctx.Err() != nil {
 				return r.causeOf(ctx, ctx.Err())
 			}

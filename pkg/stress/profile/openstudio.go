@@ -106,17 +106,16 @@ type OpenStudio struct {
 	// be judged as ambiguous (osctl stress --workers).
 	Sending Recorder
 
-	seq       atomic.Int64
-	next      atomic.Int64
-	analyses  []string // acknowledged analyses
-	mu        sync.Mutex
-	dataPts   map[string][]string // analysis -> acknowledged data points
-	uploaded  map[string]bool     // analyses with an acknowledged upload
-	started   map[string]bool     // analyses with an acknowledged start
-	pendingUp map[string]int      // analysis -> uploads made and not yet answered
-	pendingDP map[string]int      // analysis -> data point creates made and not yet answered
-	acked     *sync.Cond          // on mu: broadcast when a request is answered
-	tail      *tail
+	st osRun // the run's state: what the setup and the load have made so far
+}
+
+// SetupState returns what Setup created.
+func (p *OpenStudio) SetupState() SetupState { return p.st.snapshot(p.Project) }
+
+// Restore starts the profile from another process's setup instead of running Setup.
+func (p *OpenStudio) Restore(s SetupState) {
+	p.Project = s.Project
+	p.st.restore(s)
 }
 
 // SetupState is what the setup created, for the load workers that send the same run's load
@@ -130,40 +129,6 @@ type SetupState struct {
 	Seq        int64               `json:"seq"`
 }
 
-// SetupState returns what Setup created.
-func (p *OpenStudio) SetupState() SetupState {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	s := SetupState{Project: p.Project, Analyses: append([]string(nil), p.analyses...), DataPoints: map[string][]string{}, Seq: p.seq.Load()}
-	for _, a := range p.analyses {
-		if p.uploaded[a] {
-			s.Uploaded = append(s.Uploaded, a)
-		}
-		if dps := p.dataPts[a]; len(dps) > 0 {
-			s.DataPoints[a] = append([]string(nil), dps...)
-		}
-	}
-	return s
-}
-
-// Restore starts the profile from another process's setup instead of running Setup.
-func (p *OpenStudio) Restore(s SetupState) {
-	p.init()
-	p.Project, p.analyses = s.Project, append([]string(nil), s.Analyses...)
-	for _, a := range s.Uploaded {
-		p.uploaded[a] = true
-	}
-	for a, dps := range s.DataPoints {
-		p.dataPts[a] = append([]string(nil), dps...)
-	}
-	p.seq.Store(s.Seq)
-}
-
-func (p *OpenStudio) init() {
-	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
-	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{}, sync.NewCond(&p.mu)
-}
-
 func (p *OpenStudio) now() time.Time {
 	if p.Now != nil {
 		return p.Now()
@@ -173,9 +138,9 @@ func (p *OpenStudio) now() time.Time {
 
 // Setup creates the project (unless one is given) and the analyses, one POST each.
 func (p *OpenStudio) Setup(ctx context.Context) error {
-	p.init()
+	p.st.init()
 	if p.Project == "" {
-		seq := p.seq.Add(1)
+		seq := p.st.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
 		// Only fields the Project model has (it is not dynamic: an unknown key answers 500); the
 		// nonce goes into the name.
@@ -193,7 +158,7 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 	var firstErr atomic.Value
 	p.api().parallel(ctx, p.Analyses, func(i int) {
 		id := AnalysisID(p.Run, i)
-		seq := p.seq.Add(1)
+		seq := p.st.seq.Add(1)
 		nonce := Nonce(p.Run, seq)
 		body, _ := json.Marshal(map[string]any{"analysis": map[string]any{
 			"uuid": id, "name": nonce, "display_name": "osctl stress " + p.Run,
@@ -211,10 +176,10 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 	})
 	for i := range ids {
 		if ok[i] {
-			p.analyses = append(p.analyses, ids[i])
+			p.st.analyses = append(p.st.analyses, ids[i])
 		}
 	}
-	if len(p.analyses) == 0 {
+	if len(p.st.analyses) == 0 {
 		e, _ := firstErr.Load().(string)
 		return fmt.Errorf("no analysis could be created (%s)", e)
 	}
@@ -227,10 +192,10 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 // starts and result files from its first request on. An analysis whose seed failed gets them in
 // the load, once an upload or data point of it is acknowledged.
 func (p *OpenStudio) seed(ctx context.Context) {
-	p.api().parallel(ctx, len(p.analyses), func(i int) {
-		a := p.analyses[i]
+	p.api().parallel(ctx, len(p.st.analyses), func(i int) {
+		a := p.st.analyses[i]
 		for _, op := range []string{history.OpUpload, history.OpCreateDataPoint} {
-			seq := p.seq.Add(1)
+			seq := p.st.seq.Add(1)
 			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}
 			body, ctype, err := p.body(rec)
 			if err != nil {
@@ -238,7 +203,7 @@ func (p *OpenStudio) seed(ctx context.Context) {
 			} else {
 				p.api().call(ctx, i, rec, ctype, body)
 			}
-			p.answered(rec, rec.Outcome == history.Acknowledged)
+			p.st.answered(rec, rec.Outcome == history.Acknowledged)
 			p.Record(rec)
 		}
 	})
@@ -247,17 +212,17 @@ func (p *OpenStudio) seed(ctx context.Context) {
 // Source returns the load: the shard's part of Requests operations, made as they are sent. The
 // last part of them waits for the target's workers (overlap.go).
 func (p *OpenStudio) Source() attack.Source {
-	p.tail = p.newTail()
-	n, base := p.Shard.Len(int64(p.Requests)), p.seq.Load()
+	p.st.tail = p.newTail()
+	n, base := p.Shard.Len(int64(p.Requests)), p.st.seq.Load()
 	var once sync.Once
 	return attack.SourceFunc(func(ctx context.Context) (attack.Op, bool) {
 		// Operations waiting for an acknowledgement wake up when the run ends.
-		once.Do(func() { context.AfterFunc(ctx, func() { p.mu.Lock(); p.acked.Broadcast(); p.mu.Unlock() }) })
-		j := p.next.Add(1) - 1
+		once.Do(func() { context.AfterFunc(ctx, p.st.wake) })
+		j := p.st.next.Add(1) - 1
 		if j >= n {
 			return nil, false
 		}
-		p.tail.gate(ctx, j)
+		p.st.tail.gate(ctx, j)
 		if ctx.Err() != nil {
 			return nil, false
 		}
@@ -285,7 +250,7 @@ func (p *OpenStudio) effectiveMix() Mix {
 }
 
 func (p *OpenStudio) pick(i int64) string {
-	if i < int64(len(p.analyses)) {
+	if i < int64(len(p.st.analyses)) {
 		return history.OpUpload // each analysis's first load request uploads its zip
 	}
 	h := fnv.New64a()
@@ -314,7 +279,7 @@ func (p *OpenStudio) pick(i int64) string {
 // deletes the result files of every data point it runs (docs/sandbox.md). Their uploads still
 // race; a start drawn for one of them is sent as an upload.
 func (p *OpenStudio) neverStarted(k int) bool {
-	n := len(p.analyses)
+	n := len(p.st.analyses)
 	return n >= 2 && k >= n-(n+3)/4
 }
 
@@ -333,42 +298,17 @@ type osOp struct {
 // when none is, it becomes that request instead. It returns nil when ctx ends while it waits. i
 // is the request's index in the whole load; its seq follows the setup's (base).
 func (p *OpenStudio) op(ctx context.Context, i, base int64) *osOp {
-	k := int(i) % len(p.analyses)
-	a := p.analyses[k]
+	k := int(i) % len(p.st.analyses)
+	a := p.st.analyses[k]
 	seq := base + 1 + i
 	kind := p.pick(i)
 	if kind == history.OpStart && p.neverStarted(k) {
 		kind = history.OpUpload
 	}
-	p.mu.Lock()
-	for {
-		if ctx.Err() != nil {
-			p.mu.Unlock()
-			return nil // the load stopped while this operation waited
-		}
-		if kind == history.OpUploadFile && len(p.dataPts[a]) == 0 {
-			if p.pendingDP[a] > 0 {
-				p.acked.Wait()
-				continue
-			}
-			kind = history.OpCreateDataPoint
-		}
-		if kind == history.OpStart && !p.uploaded[a] {
-			if p.pendingUp[a] > 0 {
-				p.acked.Wait()
-				continue
-			}
-			kind = history.OpUpload
-		}
-		break
+	kind, ok := p.st.admit(ctx, a, kind)
+	if !ok {
+		return nil // the load stopped while this operation waited
 	}
-	switch kind {
-	case history.OpUpload:
-		p.pendingUp[a]++
-	case history.OpCreateDataPoint:
-		p.pendingDP[a]++
-	}
-	p.mu.Unlock()
 	t := p.Targets[int(i)%len(p.Targets)].URL
 	if kind == history.OpStart {
 		t = p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
@@ -402,10 +342,7 @@ func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
 		body, _ := json.Marshal(map[string]any{"data_point": map[string]any{"uuid": rec.ID, "name": rec.Nonce, "description": "osctl stress " + p.Run}})
 		return body, "application/json", nil
 	case history.OpUploadFile:
-		p.mu.Lock()
-		dps := p.dataPts[rec.Analysis]
-		rec.DataPoint = dps[int(rec.Seq)%len(dps)]
-		p.mu.Unlock()
+		rec.DataPoint = p.st.dataPoint(rec.Analysis, rec.Seq)
 		content := resultBody(rec.Nonce, rec.Seq)
 		rec.File, rec.Hash, rec.Size = ResultName(p.Run, rec.Seq), Sum(content), int64(len(content))
 		rec.Path = "/data_points/" + url.PathEscape(rec.DataPoint) + "/upload_file.json"
@@ -468,37 +405,11 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 	return req, nil
 }
 
-// answered notes what an answered request made possible: an acknowledged upload lets its
-// analysis be started, an acknowledged data point gets result files. It wakes the operations
-// waiting for that.
-func (p *OpenStudio) answered(rec *history.Record, ok bool) {
-	a := rec.Analysis
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch rec.Op {
-	case history.OpUpload:
-		if !rec.Setup {
-			p.pendingUp[a]--
-		}
-		p.uploaded[a] = p.uploaded[a] || ok
-	case history.OpStart:
-		p.started[a] = p.started[a] || ok
-	case history.OpCreateDataPoint:
-		if !rec.Setup {
-			p.pendingDP[a]--
-		}
-		if ok {
-			p.dataPts[a] = append(p.dataPts[a], rec.CreatedID())
-		}
-	}
-	p.acked.Broadcast()
-}
-
 // Done implements attack.Op.
 func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.body = nil
 	out := finish(o.rec, r, resp, o.p.now)
-	o.p.answered(o.rec, out == attack.Acknowledged)
+	o.p.st.answered(o.rec, out == attack.Acknowledged)
 	o.p.Record(o.rec)
 	return out
 }

@@ -66,7 +66,7 @@ func (p *OpenStudio) newTail() *tail {
 		// burst, and nothing is held back that the concurrency would have sent.
 		held = min(held, n-int64(p.Concurrency))
 	}
-	if frac < 0 || p.effectiveMix().Start == 0 || held < int64(parts) || p.Requests < 3*len(p.analyses) {
+	if frac < 0 || p.effectiveMix().Start == 0 || held < int64(parts) || p.Requests < 3*len(p.st.analyses) {
 		return nil // no extraction to wait for, or too small a load to split
 	}
 	t := &tail{p: p, wait: wait, began: p.now()}
@@ -132,12 +132,12 @@ func (t *tail) watch(ctx context.Context) {
 // jobsRan reads the status.json of every analysis with an acknowledged start and counts the
 // jobs that left "queued".
 func (p *OpenStudio) jobsRan(ctx context.Context) int {
-	p.mu.Lock()
-	ids := make([]string, 0, len(p.started))
-	for a := range p.started {
+	p.st.mu.Lock()
+	ids := make([]string, 0, len(p.st.started))
+	for a := range p.st.started {
 		ids = append(ids, a)
 	}
-	p.mu.Unlock()
+	p.st.mu.Unlock()
 	counts := make([]int, len(ids))
 	p.api().parallel(ctx, len(ids), func(i int) {
 		_, body, errS := p.api().get(ctx, i, statusPath(ids[i]))
@@ -161,13 +161,13 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 // BackgroundWaits says how the held-back parts of the load waited for the target's background
 // workers (nil when none was held).
 func (p *OpenStudio) BackgroundWaits() []history.BackgroundWait {
-	if p.tail == nil {
+	if p.st.tail == nil {
 		return nil
 	}
-	p.tail.mu.Lock()
-	defer p.tail.mu.Unlock()
-	out := make([]history.BackgroundWait, len(p.tail.release))
-	for i, r := range p.tail.release {
+	p.st.tail.mu.Lock()
+	defer p.st.tail.mu.Unlock()
+	out := make([]history.BackgroundWait, len(p.st.tail.release))
+	for i, r := range p.st.tail.release {
 		out[i] = history.BackgroundWait{AtS: r.At.Seconds(), WaitedS: r.Waited.Seconds(), Taken: r.Worker, JobsRan: r.JobsRan}
 	}
 	return out

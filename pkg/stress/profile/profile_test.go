@@ -141,10 +141,10 @@ func TestStartBodyCode(t *testing.T) {
 // being sent with nothing to attach to.
 func TestWaitingOperationEndsWithTheLoad(t *testing.T) {
 	p := &OpenStudio{Run: "0badc0de", Requests: 10, Mix: Mix{UploadFile: 1}, TailFraction: -1}
-	p.analyses = []string{"a"}
-	p.dataPts, p.uploaded, p.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
-	p.pendingUp, p.pendingDP, p.acked = map[string]int{}, map[string]int{"a": 1}, sync.NewCond(&p.mu)
-	p.next.Store(1) // past each analysis's first request (its upload)
+	p.st.analyses = []string{"a"}
+	p.st.dataPts, p.st.uploaded, p.st.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
+	p.st.pendingUp, p.st.pendingDP, p.st.acked = map[string]int{}, map[string]int{"a": 1}, sync.NewCond(&p.st.mu)
+	p.st.next.Store(1) // past each analysis's first request (its upload)
 	ctx, cancel := context.WithCancel(context.Background())
 	src := p.Source()
 	done := make(chan bool)

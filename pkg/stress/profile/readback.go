@@ -235,14 +235,14 @@ func Settle(ctx context.Context, o SettleOptions, now func() time.Time, jobCount
 // JobCounts reads every analysis's status.json: the jobs listed and how many are queued (a status
 // that cannot be read counts as one queued: not settled yet).
 func (p *OpenStudio) JobCounts(ctx context.Context) (jobs, queued int) {
-	counts := make([][2]int, len(p.analyses))
-	p.api().parallel(ctx, len(p.analyses), func(i int) {
-		_, body, errS := p.api().get(ctx, i, statusPath(p.analyses[i]))
+	counts := make([][2]int, len(p.st.analyses))
+	p.api().parallel(ctx, len(p.st.analyses), func(i int) {
+		_, body, errS := p.api().get(ctx, i, statusPath(p.st.analyses[i]))
 		if errS != "" {
 			counts[i][1] = 1 // unknown: not settled yet
 			return
 		}
-		_, js := parseStatus(body, p.analyses[i])
+		_, js := parseStatus(body, p.st.analyses[i])
 		for _, j := range js {
 			counts[i][0]++
 			if j.Status == history.JobQueued {
