@@ -218,7 +218,7 @@ func (c Config) Validate() error {
 	if c.UploadChunk < 1 || c.WriteDelay < 0 || c.Hold < 0 || c.JobDuration < 0 || c.MaxBody < 1 {
 		return fmt.Errorf("upload chunk, write delay, hold, job duration and max body must not be negative")
 	}
-	return c.Jobs.validate()
+	return c.Jobs.Validate()
 }
 
 // replicaJobDuration is how long a job runs on this replica: JobDuration stretched by the skew.

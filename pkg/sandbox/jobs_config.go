@@ -1,8 +1,9 @@
 package sandbox
 
 import (
-	"fmt"
 	"time"
+
+	"github.com/osctl/osctl/pkg/setting"
 )
 
 // Requeue phases: why elb-openapi sends an active job back to queued.
@@ -60,17 +61,28 @@ func (c JobsConfig) withDefaults() JobsConfig {
 	return c
 }
 
-func (c JobsConfig) validate() error {
+// The bounds of the job API's dispatch and watchdog intervals (Validate's reasons say them).
+const (
+	MinJobInterval = 10 * time.Millisecond
+	MaxJobInterval = time.Hour
+)
+
+// Validate checks c (after defaults). Its errors are *setting.Error naming the field
+// (DispatchInterval, WatchdogInterval, RequeueEvery, RequeuePhase, APIToken).
+func (c JobsConfig) Validate() error {
 	c = c.withDefaults()
+	outside := func(d time.Duration) bool { return d < MinJobInterval || d > MaxJobInterval }
 	switch {
-	case c.DispatchInterval < 10*time.Millisecond || c.DispatchInterval > time.Hour:
-		return fmt.Errorf("dispatch interval %v: use 10ms to 1h", c.DispatchInterval)
-	case c.WatchdogInterval < 10*time.Millisecond || c.WatchdogInterval > time.Hour:
-		return fmt.Errorf("watchdog interval %v: use 10ms to 1h", c.WatchdogInterval)
+	case outside(c.DispatchInterval):
+		return setting.Errorf("DispatchInterval", "%v: use 10ms to 1h (the real service's is 5s)", c.DispatchInterval)
+	case outside(c.WatchdogInterval):
+		return setting.Errorf("WatchdogInterval", "%v: use 10ms to 1h (the real service's is 60s)", c.WatchdogInterval)
 	case c.RequeueEvery < 0:
-		return fmt.Errorf("requeue every %d: use 0 (never) or more", c.RequeueEvery)
+		return setting.Errorf("RequeueEvery", "%d: use 0 (never) or more", c.RequeueEvery)
 	case c.RequeuePhase != PhaseRecovered && c.RequeuePhase != PhaseWaitingForCapacity:
-		return fmt.Errorf("requeue phase %q is not %s or %s", c.RequeuePhase, PhaseRecovered, PhaseWaitingForCapacity)
+		return setting.Errorf("RequeuePhase", "%q: use %s or %s", c.RequeuePhase, PhaseRecovered, PhaseWaitingForCapacity)
+	case c.APIToken != "" && len(c.APIToken) < 8:
+		return setting.Errorf("APIToken", "is too short: use at least 8 characters")
 	}
 	return nil
 }

@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"os"
 	"strconv"
-	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/setting"
 )
 
 // tokenEnv carries --api-token from `up` to its replicas, out of the process list.
@@ -39,17 +40,17 @@ func jobEnv(j sandbox.JobsConfig) []string {
 	return []string{tokenEnv + "=" + j.APIToken}
 }
 
+// jobSettings names the job API's settings as its flags.
+var jobSettings = cmdutil.Settings{"DispatchInterval": "--dispatch-interval", "WatchdogInterval": "--watchdog-interval",
+	"RequeueEvery": "--requeue-every", "RequeuePhase": "--requeue-phase", "APIToken": "--api-token"}
+
+// validateJobFlags checks the job flags with the library's own checks, named as the flags.
 func validateJobFlags(j sandbox.JobsConfig) error {
-	return firstUsage(
-		check(j.DispatchInterval < 10*time.Millisecond || j.DispatchInterval > time.Hour,
-			"--dispatch-interval %v: use 10ms to 1h (the real service's is 5s)", j.DispatchInterval),
-		check(j.WatchdogInterval < 10*time.Millisecond || j.WatchdogInterval > time.Hour,
-			"--watchdog-interval %v: use 10ms to 1h (the real service's is 60s)", j.WatchdogInterval),
-		check(j.RequeueEvery < 0, "--requeue-every %d: use 0 (never) or more", j.RequeueEvery),
-		check(j.RequeuePhase != sandbox.PhaseRecovered && j.RequeuePhase != sandbox.PhaseWaitingForCapacity,
-			"--requeue-phase %q: use %s or %s", j.RequeuePhase, sandbox.PhaseRecovered, sandbox.PhaseWaitingForCapacity),
-		check(j.APIToken != "" && len(j.APIToken) < 8, "--api-token: use at least 8 characters"),
-	)
+	err := j.Validate()
+	if se, ok := setting.As(err); ok {
+		return cmdutil.Usage("%s", se.Render(jobSettings.Flag))
+	}
+	return err
 }
 
 // jobSummary says, for up's summary line, what the job API needs and does beyond its queue.
