@@ -18,8 +18,9 @@ type foldSeries struct {
 	began  time.Time
 	step   int // into foldSteps
 	points []foldPoint
-	last   int  // the last bucket a request ended in
-	any    bool // whether one has
+	last   int       // the last bucket a request ended in
+	end    time.Time // the last end
+	any    bool      // whether a request has ended
 }
 
 // foldPoint is one bucket: the requests that ended in it by outcome, their latencies, and how
@@ -28,6 +29,11 @@ type foldPoint struct {
 	ack, rej, amb int
 	lat           sketch
 	delta         int
+}
+
+func (p *foldPoint) merge(o *foldPoint) {
+	p.ack, p.rej, p.amb, p.delta = p.ack+o.ack, p.rej+o.rej, p.amb+o.amb, p.delta+o.delta
+	p.lat.merge(&o.lat)
 }
 
 func (s *foldSeries) bucket(t time.Time) int {
@@ -49,6 +55,9 @@ func (s *foldSeries) add(r *history.Record, ms float64, answered bool) {
 	}
 	e := min(s.bucket(r.End), maxBuckets-1)
 	s.any, s.last = true, max(s.last, e)
+	if r.End.After(s.end) {
+		s.end = r.End
+	}
 	p := &s.points[e]
 	switch r.Outcome {
 	case history.Acknowledged:
@@ -71,9 +80,7 @@ func (s *foldSeries) widen() {
 	s.step++
 	out := make([]foldPoint, maxBuckets)
 	for i := range s.points {
-		o, p := &out[i/k], &s.points[i]
-		o.ack, o.rej, o.amb, o.delta = o.ack+p.ack, o.rej+p.rej, o.amb+p.amb, o.delta+p.delta
-		o.lat.merge(&p.lat)
+		out[i/k].merge(&s.points[i])
 	}
 	s.points, s.last = out, s.last/k
 }
@@ -89,6 +96,14 @@ func (s *foldSeries) series() *Series {
 		s.widen()
 	}
 	step := foldSteps[s.step]
+	// The last end belongs to the last bucket, even when it falls on its edge.
+	if n := max(int((s.end.Sub(s.began)+step-1)/step), 1); s.last >= n {
+		for i := n; i <= s.last; i++ {
+			s.points[n-1].merge(&s.points[i])
+			s.points[i] = foldPoint{}
+		}
+		s.last = n - 1
+	}
 	out := &Series{Began: s.began, StepS: step.Seconds(), Points: make([]Point, s.last+1)}
 	open := 0
 	for i := range out.Points {
