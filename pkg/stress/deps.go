@@ -10,6 +10,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
@@ -87,12 +88,15 @@ func (o Observer) phase(p, line string) {
 }
 
 // recorder writes the history as records come (when asked to) and keeps them for the verdict
-// (unless the run needs none: the http profile without a history file).
+// when it needs them (the openstudio and jobs profiles); otherwise (the http profile) it keeps
+// none, and with a history file folds each load request into fold instead, as judge does when it
+// reads the file back.
 type recorder struct {
 	mu   sync.Mutex
 	w    *history.Writer
 	keep bool
 	recs []history.Record
+	fold *report.LoadFold
 }
 
 // record writes rec and keeps it under one lock, so that the records kept are in the order of the
@@ -104,8 +108,15 @@ func (r *recorder) record(rec *history.Record) {
 	if r.w != nil {
 		_ = r.w.Write(rec)
 	}
-	if r.keep && rec.Kind != history.KindHeader && rec.Kind != history.KindFooter {
+	if rec.Kind == history.KindHeader || rec.Kind == history.KindFooter {
+		return
+	}
+	switch {
+	case r.keep:
 		r.recs = append(r.recs, rec.WallClock()) // the times the history file holds: the judge's report is the same
+	case r.fold != nil:
+		wc := rec.WallClock()
+		r.fold.Add(&wc)
 	}
 }
 

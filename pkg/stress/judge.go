@@ -29,13 +29,18 @@ type JudgeOptions struct {
 // read). It is the verdict Run gave: the same thresholds (unless o overrides them), findings,
 // counts and reasons; the measurements come from the history's own request times.
 func Judge(h *history.History, st *snapshot.State, o JudgeOptions) *report.Report {
-	return judge(h, nil, st, o)
+	return judge(h, nil, nil, st, o)
 }
 
 // JudgeSaved gives a saved run's verdict again, offline: it reads, through r, the state the run
 // left in the directories its history names (for a profile whose objects are files; r may be
 // nil where no state can be read) and judges the history with it.
 func JudgeSaved(ctx context.Context, h *history.History, r snapshot.Reader, o JudgeOptions) (*report.Report, error) {
+	return judgeSaved(ctx, &Saved{History: h}, r, o)
+}
+
+func judgeSaved(ctx context.Context, s *Saved, r snapshot.Reader, o JudgeOptions) (*report.Report, error) {
+	h := s.History
 	var st *snapshot.State
 	if r != nil && h.Header.Kind().Files {
 		var err error
@@ -43,11 +48,12 @@ func JudgeSaved(ctx context.Context, h *history.History, r snapshot.Reader, o Ju
 			return nil, fmt.Errorf("reading the state: %v", err)
 		}
 	}
-	return Judge(h, st, o), nil
+	return judge(h, s.stats, s.fold, st, o), nil
 }
 
-// judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history).
-func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeOptions) *report.Report {
+// judge is Judge with the attacker's own statistics of a live run (nil: rebuilt from the history)
+// and the fold of its load requests when the history keeps none (nil: from its records).
+func judge(h *history.History, stats *attack.Stats, f *report.LoadFold, st *snapshot.State, o JudgeOptions) *report.Report {
 	if stats == nil {
 		stats = history.LoadStats(h)
 	}
@@ -68,13 +74,14 @@ func judge(h *history.History, stats *attack.Stats, st *snapshot.State, o JudgeO
 		opts.Ignore = o.Ignore
 	}
 	if !hasLoad(h) {
-		// The http profile keeps no records without a history file: the attacker's counts are all
-		// there is. Otherwise the records are counted, live and offline alike.
+		// The http profile keeps no records (with a history file, they are folded as they come, and
+		// as judge reads them): the attacker's counts are all there is. Otherwise the records are
+		// counted, live and offline alike.
 		c := stats.Counts()
 		opts.Load = &detect.LoadCounts{Total: int(c.Total), Acknowledged: int(c.Acknowledged), Rejected: int(c.Rejected), Ambiguous: int(c.Ambiguous)}
 		opts.Transport = detect.TransportFailures{Count: c.Errors + c.Timeouts, First: stats.FirstError()}
 	}
-	return report.Build(h, stats, detect.Judge(h, st, opts), o.Version)
+	return report.BuildFolded(h, stats, f, detect.Judge(h, st, opts), o.Version)
 }
 
 func hasLoad(h *history.History) bool {

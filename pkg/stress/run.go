@@ -103,10 +103,7 @@ func (r *runner) begin(ctx context.Context) error {
 		r.notice("%s", n)
 	}
 	r.targets = targetsOf(cfg.Targets, pr.Targets)
-	r.rec = &recorder{keep: r.cfg.Kind().Records || r.d.History != nil}
-	if r.d.History != nil {
-		r.rec.w = history.NewWriter(r.d.History)
-	}
+	r.rec = &recorder{keep: r.cfg.Kind().Records}
 	r.hdr = history.Header{Schema: history.SchemaVersion, Run: cfg.Run, Profile: cfg.Profile, Requests: cfg.Requests, Concurrency: cfg.Concurrency,
 		Rate: cfg.Rate, FileLimit: pr.FileLimit, Ignore: cfg.Ignore, MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended,
 		Started: r.d.Now().UTC(), Version: cfg.Version}
@@ -115,6 +112,12 @@ func (r *runner) begin(ctx context.Context) error {
 	}
 	if cfg.Duration > 0 {
 		r.hdr.Duration = cfg.Duration.String()
+	}
+	if r.d.History != nil {
+		r.rec.w = history.NewWriter(r.d.History)
+		if !r.rec.keep {
+			r.rec.fold = report.NewLoadFold(r.hdr.Started)
+		}
 	}
 	for _, t := range r.targets {
 		r.hdr.Targets = append(r.hdr.Targets, t.URL.Redacted())
@@ -147,7 +150,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		r.d.Observer.Load(int64(cfg.Requests))
 	}
 	var rec profile.Recorder
-	if r.rec.keep {
+	if r.rec.keep || r.rec.w != nil {
 		rec = r.rec.record
 	}
 	faults := r.startNemesis(ctx)
@@ -201,7 +204,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		return nil, fmt.Errorf("writing the history: %v", err)
 	}
 	h := &history.History{Header: r.hdr, Footer: &footer, Records: r.rec.records()}
-	return judge(h, stats, state, JudgeOptions{Version: cfg.Version}), nil
+	return judge(h, stats, r.rec.fold, state, JudgeOptions{Version: cfg.Version}), nil
 }
 
 // startNemesis injects the run's faults while the load runs; the function it returns ends the

@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -137,6 +138,11 @@ func TestHTTPProfileRunAndJudge(t *testing.T) {
 	}
 	if offline.Verdict != online.Verdict || offline.Counts.Total != 300 || offline.Counts.Status503 != 30 || offline.Run != online.Run {
 		t.Fatalf("offline %+v", offline.Counts)
+	}
+	// The run kept no records and judge read none into memory: both folded them, to one breakdown.
+	if !reflect.DeepEqual(offline.PerTarget, online.PerTarget) || !reflect.DeepEqual(offline.OverTime, online.OverTime) || online.OverTime == nil ||
+		len(online.PerTarget) != 1 || online.PerTarget[0].Sent != 300 {
+		t.Fatalf("per target %+v over time %+v offline, %+v %+v online", offline.PerTarget, offline.OverTime, online.PerTarget, online.OverTime)
 	}
 }
 

@@ -1,77 +1,113 @@
 package attack
 
 import (
-	"sort"
 	"time"
 )
 
-// Replay rebuilds the statistics of finished requests recorded elsewhere (a run's history): the
-// counts, latency histogram and first error as the attacker keeps them, and the requests in
-// flight (about 200 samples, each the most in flight during its slice, and the peak) from the
-// requests' own start and end times. outs are the requests' outcomes, in order.
+// Replay rebuilds the statistics of finished requests recorded elsewhere (a run's history), as a
+// Replayer fed them in order. outs are the requests' outcomes, in order.
 func Replay(rs []Result, outs []Outcome) *Stats {
-	var first, last time.Time
+	p := NewReplayer()
 	for i := range rs {
-		if rs[i].Start.IsZero() || rs[i].End.IsZero() {
-			continue
-		}
-		if first.IsZero() || rs[i].Start.Before(first) {
-			first = rs[i].Start
-		}
-		if rs[i].End.After(last) {
-			last = rs[i].End
-		}
+		p.Add(&rs[i], outs[i])
 	}
-	s := newStats(first)
-	for i := range rs {
-		s.record(i, &rs[i], outs[i])
+	return p.Stats()
+}
+
+// Replayer rebuilds the statistics of finished requests fed to it one at a time, in memory that
+// does not grow with their number: the counts, latency histogram and first error as the attacker
+// keeps them, the span from the first start to the last end, and the requests in flight (at most
+// maxFlightSlices samples, each the most in flight at the edges of its slice, and the peak of
+// those) from the requests' own start and end times.
+type Replayer struct {
+	s           *Stats
+	n           int
+	first, last time.Time
+	fl          flightSlices
+}
+
+// NewReplayer returns an empty Replayer.
+func NewReplayer() *Replayer { return &Replayer{s: newStats(time.Time{})} }
+
+// Add counts one finished request.
+func (p *Replayer) Add(r *Result, out Outcome) {
+	p.s.record(p.n, r, out)
+	p.n++
+	if r.Start.IsZero() || r.End.IsZero() {
+		return
 	}
-	s.finish(last)
+	if p.first.IsZero() || r.Start.Before(p.first) {
+		p.first = r.Start
+	}
+	if r.End.After(p.last) {
+		p.last = r.End
+	}
+	p.fl.add(r.Start, 1)
+	p.fl.add(r.End, -1)
+}
+
+// Stats are the statistics of the requests added so far (the Replayer's own: add no more to it
+// once they are used).
+func (p *Replayer) Stats() *Stats {
+	s := p.s
+	s.Began, s.Ended = p.first, p.last
+	s.mu.Lock()
+	s.samples = p.fl.samples()
 	var peak int64
-	s.samples, peak = flight(rs, first, last)
+	for _, x := range s.samples {
+		peak = max(peak, x.InFlight)
+	}
+	s.mu.Unlock()
 	s.peak.Store(peak)
 	return s
 }
 
-// flight turns request start and end times into about 200 samples of requests in flight and the
-// peak.
-func flight(rs []Result, first, last time.Time) ([]Sample, int64) {
-	type ev struct {
-		t time.Time
-		d int64
+// maxFlightSlices bounds a Replayer's in-flight slices: when an event falls past the last, the
+// slices double in width, pairs merged.
+const maxFlightSlices = 512
+
+// flightSlices counts, per slice of time from the first event, the requests that started and
+// ended in it: the requests in flight at each slice's edge are the running sum.
+type flightSlices struct {
+	origin time.Time
+	step   time.Duration
+	delta  []int64
+	last   int // the last slice with an event
+}
+
+func (f *flightSlices) add(t time.Time, d int64) {
+	if f.step == 0 {
+		f.origin, f.step, f.delta = t, time.Millisecond, make([]int64, maxFlightSlices)
 	}
-	evs := make([]ev, 0, 2*len(rs))
-	for i := range rs {
-		if !rs[i].Start.IsZero() && !rs[i].End.IsZero() {
-			evs = append(evs, ev{rs[i].Start, 1}, ev{rs[i].End, -1})
+	i := 0
+	if t.After(f.origin) {
+		i = int(t.Sub(f.origin) / f.step)
+	}
+	for i >= maxFlightSlices {
+		for k := 0; k < maxFlightSlices/2; k++ {
+			f.delta[k] = f.delta[2*k] + f.delta[2*k+1]
 		}
+		clear(f.delta[maxFlightSlices/2:])
+		f.step *= 2
+		i /= 2
+		f.last /= 2
 	}
-	if len(evs) == 0 {
-		return nil, 0
-	}
-	sort.Slice(evs, func(i, j int) bool {
-		if evs[i].t.Equal(evs[j].t) {
-			return evs[i].d < evs[j].d // an end before a start at one instant
-		}
-		return evs[i].t.Before(evs[j].t)
-	})
-	step := last.Sub(first) / 200
-	if step <= 0 {
-		step = time.Millisecond
+	f.delta[i] += d
+	f.last = max(f.last, i)
+}
+
+// samples are the requests in flight per slice, up to the last slice with an event: the most of
+// those open at its start and at its end.
+func (f *flightSlices) samples() []Sample {
+	if f.step == 0 {
+		return nil
 	}
 	var out []Sample
-	var cur, most, slice int64
-	next := first.Add(step)
-	for _, e := range evs {
-		for !e.t.Before(next) {
-			out = append(out, Sample{At: next, InFlight: slice})
-			slice = cur
-			next = next.Add(step)
-		}
-		cur += e.d
-		slice = max(slice, cur)
-		most = max(most, cur)
+	var open int64
+	for i := 0; i <= f.last; i++ {
+		before := open
+		open += f.delta[i]
+		out = append(out, Sample{At: f.origin.Add(time.Duration(i+1) * f.step), InFlight: max(before, open)})
 	}
-	out = append(out, Sample{At: next, InFlight: slice})
-	return out, most
+	return out
 }

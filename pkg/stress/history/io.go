@@ -58,7 +58,12 @@ const MaxLine = 16 << 20
 
 // Read parses a history. The first line must be a header of a schema this version knows; blank
 // lines are skipped; any other malformed line is an error naming its line number.
-func Read(r io.Reader) (*History, error) {
+func Read(r io.Reader) (*History, error) { return Scan(r, nil) }
+
+// Scan parses a history as Read does, handing each record (not the header or footer) to take,
+// once the header has been read: the records take returns true for are taken (not kept in the
+// History's Records), the others kept. A nil take keeps every record.
+func Scan(r io.Reader, take func(h *Header, rec *Record) bool) (*History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
 	h := &History{}
@@ -106,7 +111,9 @@ func Read(r io.Reader) (*History, error) {
 		default:
 			return nil, fmt.Errorf("history line %d: unknown outcome %q", line, rec.Outcome)
 		}
-		h.Records = append(h.Records, rec)
+		if take == nil || !take(&h.Header, &rec) {
+			h.Records = append(h.Records, rec)
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
@@ -131,13 +138,16 @@ func trimSpace(b []byte) []byte {
 }
 
 // ReadFile reads a history file (osctl stress --history). Its errors name the file.
-func ReadFile(path string) (*History, error) {
+func ReadFile(path string) (*History, error) { return ScanFile(path, nil) }
+
+// ScanFile scans a history file as Scan does. Its errors name the file.
+func ScanFile(path string, take func(h *Header, rec *Record) bool) (*History, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("cannot read {History}: %v", err)
 	}
 	defer fh.Close()
-	h, err := Read(fh)
+	h, err := Scan(fh, take)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}

@@ -13,8 +13,9 @@ type Profile struct {
 	Probes bool
 	// Setup: the load needs objects created first (a project, analyses and their seeds).
 	Setup bool
-	// Records: every load request is recorded, and the verdict is judged on the records (the
-	// http profile keeps only counts unless a history file is asked for).
+	// Records: every load request is recorded, and the verdict is judged on the records, which
+	// are kept in memory. The http profile's verdict is the attacker's counts: it keeps no
+	// records, live or offline (with a history file they are written and folded as they come).
 	Records bool
 	// Files: the run's objects are files on the shared volume: the run settles on them, reads
 	// them, and the judge checks them against the uploads.

@@ -22,15 +22,20 @@ func (r *Record) Result() attack.Result {
 // LoadStats rebuilds the attacker's statistics of a run from its history: one result per load
 // request (setup requests are not load), with its outcome.
 func LoadStats(h *History) *attack.Stats {
-	var rs []attack.Result
-	var outs []attack.Outcome
+	p := attack.NewReplayer()
 	for i := range h.Records {
-		rec := &h.Records[i]
-		if rec.Kind != KindRequest || rec.Setup {
-			continue
-		}
-		rs = append(rs, rec.Result())
-		outs = append(outs, attack.ParseOutcome(rec.Outcome))
+		AddLoad(p, &h.Records[i])
 	}
-	return attack.Replay(rs, outs)
+	return p.Stats()
+}
+
+// AddLoad adds rec to p if it is a load request (setup requests are not load), and says whether
+// it was.
+func AddLoad(p *attack.Replayer, rec *Record) bool {
+	if rec.Kind != KindRequest || rec.Setup {
+		return false
+	}
+	res := rec.Result()
+	p.Add(&res, attack.ParseOutcome(rec.Outcome))
+	return true
 }

@@ -10,6 +10,12 @@ import (
 // way both a live run and `osctl stress judge` make theirs. st are the attacker's statistics
 // (attack.Replay rebuilds them from the history).
 func Build(h *history.History, st *attack.Stats, j detect.Judgement, version string) *Report {
+	return BuildFolded(h, st, nil, j, version)
+}
+
+// BuildFolded is Build with the load's breakdown from f, the fold of its request records, when
+// the history keeps none (nil: from the history's records).
+func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Judgement, version string) *Report {
 	hd := h.Header
 	r := &Report{Schema: Schema, SchemaVersion: SchemaVersion, OsctlVersion: version, Run: hd.Run, Profile: hd.Profile,
 		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration, Analyses: hd.Analyses,
@@ -32,9 +38,13 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 		r.StateRead = f.StateRead
 	}
 	r.ApplyJudgement(j)
-	load := loadRecords(h)
-	r.PerOperation, r.PerTarget = perOperation(h, load), perTarget(load, r.Targets)
-	r.OverTime = overTime(load)
+	if f != nil {
+		r.PerOperation, r.PerTarget, r.OverTime = f.perOperation(h), f.perTarget(r.Targets), f.series.series()
+	} else {
+		load := loadRecords(h)
+		r.PerOperation, r.PerTarget = perOperation(h, load), perTarget(load, r.Targets)
+		r.OverTime = overTime(load)
+	}
 	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
 	return r

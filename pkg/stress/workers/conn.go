@@ -54,14 +54,13 @@ type conn struct {
 	done    func(int64)
 	phase   func(phase, line string)
 	pending map[int64]*history.Record // load requests sent and not answered yet
-	results []attack.Result           // the answered load requests, for a lost worker's figures
-	outs    []attack.Outcome
-	doneN   int64 // load requests ended, as the worker's progress said
+	replay  *attack.Replayer          // the answered load requests folded in, for a lost worker's figures (lost.go)
+	doneN   int64                     // load requests ended, as the worker's progress said
 }
 
 func newConn(index int, pod string, p Proc, now func() time.Time) *conn {
 	c := &conn{index: index, pod: pod, proc: p, now: now, replies: make(chan *frame, 4), lost: make(chan struct{}), quit: make(chan struct{}),
-		pending: map[int64]*history.Record{}}
+		pending: map[int64]*history.Record{}, replay: attack.NewReplayer()}
 	go c.read()
 	go c.pings()
 	return c
@@ -222,8 +221,7 @@ func (c *conn) onRecord(t string, r *history.Record) {
 	}
 	if load {
 		delete(c.pending, r.Seq)
-		c.results = append(c.results, r.Result())
-		c.outs = append(c.outs, attack.ParseOutcome(r.Outcome))
+		c.addLoad(r)
 	}
 	rec := c.rec
 	c.mu.Unlock()
@@ -290,8 +288,7 @@ func (c *conn) unanswered() int {
 		}
 		r.Error = fmt.Sprintf("%s was lost before this request's answer", c.name())
 		c.mu.Lock()
-		c.results = append(c.results, r.Result())
-		c.outs = append(c.outs, attack.Ambiguous)
+		c.addLoad(r)
 		c.mu.Unlock()
 		if rec != nil {
 			rec(r)

@@ -354,22 +354,6 @@ func fill(lw *history.LoadWorker, s attack.Snapshot) {
 	}
 }
 
-// lostSnapshot is a lost worker's statistics, rebuilt from the records it sent (with records), or
-// from its progress alone: that many requests, their outcomes unknown.
-func (c *conn) lostSnapshot(records bool) attack.Snapshot {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !records {
-		n := c.doneN
-		return attack.Snapshot{Began: c.lostAt, Ended: c.lostAt, Counts: attack.Counts{Total: n, Ambiguous: n}}
-	}
-	s, err := attack.Replay(c.results, c.outs).Snapshot()
-	if err != nil {
-		return attack.Snapshot{}
-	}
-	return s
-}
-
 // JobCounts implements stress.Fleet, in the lowest worker still there.
 func (f *Fleet) JobCounts(ctx context.Context) (jobs, queued int) {
 	c := f.first()

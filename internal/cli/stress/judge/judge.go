@@ -12,7 +12,6 @@ import (
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // JudgeOptions are the flags of `osctl stress judge`. The thresholds are the run's own (its
@@ -76,7 +75,7 @@ func ifSet[T any](set bool, v *T) *T {
 }
 
 func judgeRun(ctx context.Context, o *JudgeOptions) error {
-	h, err := history.ReadFile(o.History)
+	saved, err := pstress.ReadSaved(o.History)
 	if err != nil {
 		return err
 	}
@@ -90,7 +89,7 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 		return err
 	}
 	o.Override.Version = o.Factory.Version
-	rep, err := pstress.JudgeSaved(ctx, h, reader, o.Override)
+	rep, err := saved.Judge(ctx, reader, o.Override)
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,29 @@
+package workers
+
+import (
+	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// addLoad folds a load request the worker ended (or was lost with in flight, then ambiguous) into
+// what the coordinator keeps of its load should it be lost: statistics that do not grow with the
+// run, not the records. c.mu is held.
+func (c *conn) addLoad(r *history.Record) {
+	history.AddLoad(c.replay, r)
+}
+
+// lostSnapshot is a lost worker's statistics, rebuilt from the records it sent (with records), or
+// from its progress alone: that many requests, their outcomes unknown.
+func (c *conn) lostSnapshot(records bool) attack.Snapshot {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !records {
+		n := c.doneN
+		return attack.Snapshot{Began: c.lostAt, Ended: c.lostAt, Counts: attack.Counts{Total: n, Ambiguous: n}}
+	}
+	s, err := c.replay.Stats().Snapshot()
+	if err != nil {
+		return attack.Snapshot{}
+	}
+	return s
+}
