@@ -3,6 +3,7 @@ package workers
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/osctl/osctl/pkg/k8s"
 )
@@ -15,7 +16,11 @@ type PodFailedError struct {
 }
 
 func (e *PodFailedError) Error() string {
-	return fmt.Sprintf("worker pod %s: %s", e.PodFailedError.Error(), e.hint())
+	msg := e.Reason
+	if m := strings.TrimRight(e.Message, ". "); m != "" {
+		msg += ": " + m
+	}
+	return fmt.Sprintf("worker pod %s: %s: %s", e.Pod, msg, e.hint())
 }
 
 func (e *PodFailedError) Unwrap() error { return e.PodFailedError }

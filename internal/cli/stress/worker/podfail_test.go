@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/stress/workers"
 )
 
@@ -36,17 +37,24 @@ func (w *world) fakeKubelet(t *testing.T, status func(*corev1.Pod)) (flags []str
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"kubernetes.io/hostname": name, "kubernetes.io/os": "linux", noKubeletLabel: w.ns}},
 		Spec:       corev1.NodeSpec{Taints: []corev1.Taint{{Key: noKubeletLabel, Value: w.ns, Effect: corev1.TaintEffectNoSchedule}}},
 	}
-	n, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{})
-	if err != nil {
+	if _, err := cs.CoreV1().Nodes().Create(ctx, node, metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = cs.CoreV1().Nodes().Delete(context.Background(), name, metav1.DeleteOptions{}) })
 	res := corev1.ResourceList{corev1.ResourcePods: resource.MustParse("110"), corev1.ResourceCPU: resource.MustParse("8"), corev1.ResourceMemory: resource.MustParse("16Gi")}
+	n := &corev1.Node{}
+	var err error
 	n.Status = corev1.NodeStatus{Capacity: res, Allocatable: res, Conditions: []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionTrue,
 		Reason: "KubeletReady", LastHeartbeatTime: metav1.Now(), LastTransitionTime: metav1.Now()}}}
-	if _, err := cs.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	testenv.WaitFor(t, 30*time.Second, "the node's status set", func() (bool, error) {
+		st := n.Status
+		if n, err = cs.CoreV1().Nodes().Get(ctx, name, metav1.GetOptions{}); err != nil {
+			return false, err
+		}
+		n.Status = st
+		_, err := cs.CoreV1().Nodes().UpdateStatus(ctx, n, metav1.UpdateOptions{})
+		return err == nil, nil // a conflict (the node controller touched it): again
+	})
 	var mu sync.Mutex
 	var at time.Time
 	reported := map[string]bool{}
