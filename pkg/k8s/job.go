@@ -33,8 +33,11 @@ func (e *NotReadyError) Error() string {
 // WaitIndexedPods waits until an Indexed Job's pods for indexes 0..n-1 (selector selects the
 // Job's pods) are Ready, and returns them by index. When timeout passes first it returns a
 // *NotReadyError that says what each pod is waiting for (scheduling, its image, its container).
+// A pod that will not become ready by itself (PodFailure) ends the wait at once, with its
+// *PodFailedError.
 func WaitIndexedPods(ctx context.Context, cs kubernetes.Interface, ns, job, selector string, n int, timeout time.Duration) ([]corev1.Pod, error) {
 	deadline := time.Now().Add(timeout)
+	var fw failureWatch
 	for {
 		list, err := cs.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 		if err != nil {
@@ -62,6 +65,9 @@ func WaitIndexedPods(ctx context.Context, cs kubernetes.Interface, ns, job, sele
 				out[i] = byIndex[i]
 			}
 			return out, nil
+		}
+		if e := fw.check(list.Items, time.Now()); e != nil {
+			return nil, e
 		}
 		if time.Now().After(deadline) {
 			if j, err := cs.BatchV1().Jobs(ns).Get(ctx, job, metav1.GetOptions{}); err == nil {

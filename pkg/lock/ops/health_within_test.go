@@ -20,7 +20,9 @@ func TestHealthWithinAnswersBeforeTheScanEnds(t *testing.T) {
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGCONT) })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	m := NewMonitor(ctx, ms, HealthOptions{ScanTimeout: time.Minute})
+	// MinInterval: the caller after the resume gets the first scan whether it is still running or
+	// has just ended (without it, a scan that ended first would be followed by a second).
+	m := NewMonitor(ctx, ms, HealthOptions{ScanTimeout: time.Minute, MinInterval: time.Minute})
 	sctx, scancel := context.WithTimeout(ctx, 200*time.Millisecond)
 	h := m.HealthWithin(sctx)
 	scancel()

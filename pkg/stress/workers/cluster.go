@@ -58,7 +58,8 @@ type Cluster struct {
 }
 
 // Start makes a run's load workers: it checks the permissions (a missing one creates nothing),
-// creates the Indexed Job, waits for its pods to be ready (spec.ReadyTimeout), runs
+// creates the Indexed Job, waits for its pods to be ready (spec.ReadyTimeout; a pod that will not
+// be, a *PodFailedError at once), runs
 // `osctl stress worker` in each through exec and says hello (Connect). cfg must have its run id.
 // On error whatever was created is deleted again.
 func Start(ctx context.Context, c *k8s.Clients, spec Spec, cfg pstress.Config, o ConnectOptions) (*Cluster, error) {
@@ -98,7 +99,7 @@ func Start(ctx context.Context, c *k8s.Clients, spec Spec, cfg pstress.Config, o
 	}
 	pods, err := k8s.WaitIndexedPods(ctx, c.Clientset, ns, cl.job, cl.sel, spec.Count, spec.ReadyTimeout)
 	if err != nil {
-		return fail(err)
+		return fail(podFailed(ns, err))
 	}
 	var procs []Proc
 	for _, p := range pods {

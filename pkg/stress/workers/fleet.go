@@ -126,31 +126,8 @@ func (f *Fleet) hello(ctx context.Context, c *conn) error {
 // Workers is how many load workers the fleet has.
 func (f *Fleet) Workers() int { return len(f.conns) }
 
-// Close says bye to every worker and ends their processes.
-func (f *Fleet) Close() {
-	for _, c := range f.conns {
-		if !c.isLost() {
-			_ = c.send(&frame{T: tBye})
-		}
-	}
-	// Every worker gets the same 5 s to end after its bye, all at once: closing K workers takes
-	// 5 s at most, not K times that.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	var wg sync.WaitGroup
-	for _, c := range f.conns {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			select {
-			case <-c.proc.Done():
-			case <-ctx.Done():
-			}
-			c.close()
-		}()
-	}
-	wg.Wait()
-}
+// Close says bye to every worker and ends their processes, all at once (closeAll).
+func (f *Fleet) Close() { closeAll(f.conns, closeWait) }
 
 // each runs fn on every worker at once and returns the first error (by worker index).
 func (f *Fleet) each(ctx context.Context, fn func(context.Context, *conn) error) error {

@@ -77,7 +77,9 @@ var _ stresscmd.Fleets = (*Fleets)(nil)
 
 // AddFlags implements stresscmd.Fleets.
 func (w *Fleets) AddFlags(cmd *cobra.Command) {
-	cmdutil.NameSettings(cmd, cmdutil.Settings{"Workers.Image": "--worker-image"})
+	cmdutil.NameSettings(cmd, cmdutil.Settings{"Workers.Image": "--worker-image", "Workers.PullSecrets": "--worker-pull-secret",
+		"Workers.NodeSelector": "--worker-node-selector", "Workers.Tolerations": "--worker-toleration", "Workers.Resources": "--worker-resources",
+		"Workers.ReadyTimeout": "--worker-ready-timeout"})
 	fl := cmd.Flags()
 	fl.IntVar(&w.flags.Count, "workers", 0, "send the load from K pods in the cluster (an Indexed Job in -n, driven through exec, see docs/stress-workers.md): --concurrency is divided among them (the remainder one each to the first), --rate split evenly, the requests dealt round-robin")
 	fl.StringVar(&w.flags.Image, "worker-image", "", "the load workers' image, with this version's osctl on its PATH (default "+workers.ImageRepository+":VERSION)")

@@ -1,0 +1,48 @@
+package workers
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/osctl/osctl/pkg/k8s"
+)
+
+// PodFailedError says a worker's pod will not become ready (k8s.PodFailure): the run ends at once,
+// without waiting for {Workers.ReadyTimeout}, and names the pod, the reason and what to do.
+type PodFailedError struct {
+	Namespace string
+	*k8s.PodFailedError
+}
+
+func (e *PodFailedError) Error() string {
+	msg := e.Reason
+	if m := strings.TrimRight(e.Message, ". "); m != "" {
+		msg += ": " + m
+	}
+	return fmt.Sprintf("worker pod %s: %s: %s", e.Pod, msg, e.hint())
+}
+
+func (e *PodFailedError) Unwrap() error { return e.PodFailedError }
+
+// hint says what to do about the pod's reason.
+func (e *PodFailedError) hint() string {
+	switch e.Reason {
+	case "ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull":
+		return "pass {Workers.Image} with an image the nodes can pull that holds this osctl, and {Workers.PullSecrets} when its registry needs one"
+	case "Unschedulable":
+		return "no node takes the worker pods: check {Workers.NodeSelector}, {Workers.Tolerations} and {Workers.Resources} against the nodes (kubectl describe pod " + e.Pod + " -n " + e.Namespace + ")"
+	case "CreateContainerConfigError", "CreateContainerError", "RunContainerError":
+		return "kubectl describe pod " + e.Pod + " -n " + e.Namespace + " says more"
+	}
+	return "kubectl logs " + e.Pod + " -n " + e.Namespace + " and kubectl describe pod " + e.Pod + " say why"
+}
+
+// podFailed makes a k8s.PodFailedError a worker's; other errors are returned as they are.
+func podFailed(ns string, err error) error {
+	var pf *k8s.PodFailedError
+	if errors.As(err, &pf) {
+		return &PodFailedError{Namespace: ns, PodFailedError: pf}
+	}
+	return err
+}
