@@ -41,7 +41,7 @@ func newRedlockRbLocks(cfg Config) *redlockRbLocks {
 
 // lock takes the lease; the work it guards runs on a context that its request's end does not
 // cancel either (Rails finishes an action whose client went away).
-func (l *redlockRbLocks) lock(ctx context.Context, id string) (context.Context, func(), error) {
+func (l *redlockRbLocks) lock(ctx context.Context, id, what string) (context.Context, func(), error) {
 	key := lockKey(id, zipStep)
 	value := lock.NewHolder(l.host).String()
 	m := l.rs.NewMutex(key,
@@ -64,10 +64,10 @@ func (l *redlockRbLocks) lock(ctx context.Context, id string) (context.Context, 
 		ok, err := l.unlock(m)
 		switch {
 		case late >= 0:
-			l.logf("LOCK EXPIRED WHILE HELD %s (%s): the work went on %v past the lease's validity (redlock-nofence: no renewal, no fencing)",
-				key, value, late.Round(time.Millisecond))
+			l.logf("LOCK EXPIRED WHILE HELD %s (%s): the %s of analysis %s went on %v past the lease's validity (redlock-nofence: no renewal, no fencing)",
+				key, value, what, id, late.Round(time.Millisecond))
 		case !ok:
-			l.logf("release of %s (%s): %v", key, value, err)
+			l.logf("release of %s (%s) after %s: %v", key, value, what, err)
 		}
 	}, nil
 }

@@ -24,14 +24,14 @@ func TestRedlockRbLeaseRunsOutWhileHeld(t *testing.T) {
 	first, second := newRedlockRbLocks(cfg), newRedlockRbLocks(cfg)
 
 	reqCtx, endRequest := context.WithCancel(context.Background())
-	workCtx, unlockFirst, err := first.lock(reqCtx, "a1")
+	workCtx, unlockFirst, err := first.lock(reqCtx, "a1", "upload")
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The first holder never unlocks before the second acquires: only the TTL can free the lock.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	_, unlockSecond, err := second.lock(ctx, "a1")
+	_, unlockSecond, err := second.lock(ctx, "a1", "upload")
 	if err != nil {
 		t.Fatalf("a second holder could not take a lock whose holder stalled past the TTL: %v", err)
 	}

@@ -32,25 +32,26 @@ type analysisLocks interface {
 	// lock takes the lock of analysis id, waiting until ctx ends, and returns the context the
 	// guarded work runs on and the unlock. The work does not learn whether the lock is still
 	// held.
-	lock(ctx context.Context, id string) (context.Context, func(), error)
+	// what names the work in the log ("upload", "extraction").
+	lock(ctx context.Context, id, what string) (context.Context, func(), error)
 }
 
 // processLocks are the local mode's locks: a mutex per analysis in this process.
 type processLocks struct{ km keyedMutex }
 
-func (p *processLocks) lock(ctx context.Context, id string) (context.Context, func(), error) {
+func (p *processLocks) lock(ctx context.Context, id, _ string) (context.Context, func(), error) {
 	return ctx, p.km.lock(id), nil
 }
 
-func (s *plainStorage) lock(ctx context.Context, id string) (context.Context, func(), error) {
+func (s *plainStorage) lock(ctx context.Context, id, what string) (context.Context, func(), error) {
 	if s.locks == nil {
 		return ctx, func() {}, nil
 	}
-	return s.locks.lock(ctx, id)
+	return s.locks.lock(ctx, id, what)
 }
 
 func (s *plainStorage) storeZip(ctx context.Context, id, name, loaded string, body []byte, save func() (string, error)) error {
-	ctx, unlock, err := s.lock(ctx, id)
+	ctx, unlock, err := s.lock(ctx, id, "upload")
 	if err != nil {
 		return err
 	}
@@ -103,7 +104,7 @@ func (s *plainStorage) flushDeletes(path, top string) error {
 }
 
 func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (string, error)) error {
-	_, unlock, err := s.lock(ctx, id)
+	_, unlock, err := s.lock(ctx, id, "zip removal")
 	if err != nil {
 		return err
 	}
@@ -116,7 +117,7 @@ func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (stri
 }
 
 func (s *plainStorage) initialize(ctx context.Context, id string, zipName func() (string, error)) error {
-	ctx, unlock, err := s.lock(ctx, id)
+	ctx, unlock, err := s.lock(ctx, id, "extraction")
 	if err != nil {
 		return err
 	}
