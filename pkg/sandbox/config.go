@@ -6,7 +6,7 @@
 // HTTP server, as every web pod runs resque:work beside Passenger. Several replicas (separate
 // processes) can share the directory and one Redis; how they write the directory is chosen by a
 // locking mode (none and local keep the real app's races, redlock is the fixed app built on
-// pkg/lock), and where the job API's queue lives by a queue mode (local per replica, split per
+// pkg/lock, redlock-nofence the app that took redlock-rb and nothing else), and where the job API's queue lives by a queue mode (local per replica, split per
 // replica with the ceiling divided between replicas, or shared in Redis). It prints nothing and
 // knows nothing of the command line.
 package sandbox
@@ -32,6 +32,12 @@ const (
 	// LockingRedlock is the fixed app: a Redlock lease per analysis, atomic writes, extraction
 	// replacing the directory whole, fencing tokens recorded with each write.
 	LockingRedlock Locking = "redlock"
+	// LockingRedlockNoFence is what a Rails app gets from redlock-rb alone: the same Redlock
+	// lease per analysis as redlock (same key, same TTL) but never renewed, no fencing token, and
+	// nothing stops the work when the lease runs out; the zip is written in place in pieces and
+	// the extraction skips existing files, as in none, only under the lease. A holder stalled
+	// past the TTL (a GC pause, a frozen VM) writes after another replica took the lock.
+	LockingRedlockNoFence Locking = "redlock-nofence"
 )
 
 // QueueMode says where the job API keeps its jobs.
@@ -87,11 +93,13 @@ type Config struct {
 	// Queue is the job queue mode. The default is local.
 	Queue QueueMode
 	// Masters are the Redis masters (at least one: the background worker's Resque queues live on
-	// the first, as do the shared queue's records; redlock locks on all of them).
+	// the first, as do the shared queue's records; redlock and redlock-nofence lock on all of
+	// them).
 	Masters []redis.UniversalClient
 	// Namespace separates the Redis keys of one sandbox run from another's.
 	Namespace string
-	// LockTTL is the Redlock TTL. The default is 10s.
+	// LockTTL is the Redlock TTL of modes redlock (renewed while held) and redlock-nofence (never
+	// renewed). The default is 10s.
 	LockTTL time.Duration
 	// Host names the holder of locks (shown by `osctl locks inspect`). The default is pkg/lock's.
 	Host string
@@ -185,9 +193,9 @@ func orDefault[T comparable](v *T, def T) {
 func (c Config) Validate() error {
 	c = c.withDefaults()
 	switch c.Locking {
-	case LockingNone, LockingLocal, LockingRedlock:
+	case LockingNone, LockingLocal, LockingRedlock, LockingRedlockNoFence:
 	default:
-		return fmt.Errorf("locking mode %q is not none, local or redlock", c.Locking)
+		return fmt.Errorf("locking mode %q is not none, local, redlock or redlock-nofence", c.Locking)
 	}
 	switch c.Queue {
 	case QueueLocal, QueueShared, QueueSplit:

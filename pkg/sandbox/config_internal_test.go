@@ -41,6 +41,7 @@ func TestValidateReplicaCountAndSkew(t *testing.T) {
 		want string
 	}{
 		{Config{StateDir: "x", Queue: "global"}, `queue mode "global" is not local, split or shared`},
+		{Config{StateDir: "x", Locking: "fenced"}, `locking mode "fenced" is not none, local, redlock or redlock-nofence`},
 		{Config{StateDir: "x", Replica: 1}, "replica index 1 must be at least 0 and below the replica count 1"},
 		{Config{StateDir: "x", Replica: 2, Replicas: 2}, "replica index 2"},
 		{Config{StateDir: "x", Replicas: -1}, "replica count -1"},
@@ -55,6 +56,9 @@ func TestValidateReplicaCountAndSkew(t *testing.T) {
 	master := []redis.UniversalClient{redis.NewClient(&redis.Options{Addr: "127.0.0.1:1"})} // never dialled by Validate
 	if err := (Config{StateDir: "x", Queue: QueueSplit, Replica: 1, Replicas: 2, JobDurationSkew: 3, Masters: master}).Validate(); err != nil {
 		t.Errorf("a split queue replica: %v", err)
+	}
+	if err := (Config{StateDir: "x", Locking: LockingRedlockNoFence, Masters: master}).Validate(); err != nil {
+		t.Errorf("a redlock-nofence replica: %v", err)
 	}
 	for _, c := range []struct {
 		cfg  Config

@@ -38,7 +38,9 @@ func newOpenStudioService(cfg Config, now func() time.Time) (*openStudioService,
 	case LockingNone:
 		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, noRewrite: cfg.NoZipRewrite}
 	case LockingLocal:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, mu: &keyedMutex{}, noRewrite: cfg.NoZipRewrite}
+		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, locks: &processLocks{}, noRewrite: cfg.NoZipRewrite}
+	case LockingRedlockNoFence:
+		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, locks: newRedlockRbLocks(cfg), noRewrite: cfg.NoZipRewrite}
 	case LockingRedlock:
 		lk, err := newRedlockLeaser(cfg)
 		if err != nil {

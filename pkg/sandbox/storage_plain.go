@@ -12,29 +12,49 @@ import (
 	"time"
 )
 
-// plainStorage is the real app's storage (modes none and local). Paperclip persists the record,
-// deletes the old file and writes the new one straight to its final path; InitializeAnalysis
-// runs the real extract_archive: entries in name order, each written in place unless a file of
-// that name already exists, and on close rubyzip's sort-rewrite of the zip (unless
-// noRewrite). With a keyed mutex (local mode) each analysis's upload and extraction are
-// serialised within this process only.
+// plainStorage is the real app's storage (modes none, local and redlock-nofence). Paperclip
+// persists the record, deletes the old file and writes the new one straight to its final path;
+// InitializeAnalysis runs the real extract_archive: entries in name order, each written in place
+// unless a file of that name already exists, and on close rubyzip's sort-rewrite of the zip
+// (unless noRewrite). With locks each analysis's upload and extraction are serialised: within
+// this process only (local mode), or across replicas by a Redlock lease that nothing checks
+// while the work goes on (redlock-nofence).
 type plainStorage struct {
 	l         layout
 	p         pacer
 	hold      time.Duration
-	mu        *keyedMutex // nil in mode none
+	locks     analysisLocks // nil in mode none
 	noRewrite bool
 }
 
-func (s *plainStorage) lock(id string) func() {
-	if s.mu == nil {
-		return func() {}
+// analysisLocks serialise the writes of one analysis.
+type analysisLocks interface {
+	// lock takes the lock of analysis id, waiting until ctx ends, and returns the context the
+	// guarded work runs on and the unlock. The work does not learn whether the lock is still
+	// held.
+	// what names the work in the log ("upload", "extraction").
+	lock(ctx context.Context, id, what string) (context.Context, func(), error)
+}
+
+// processLocks are the local mode's locks: a mutex per analysis in this process.
+type processLocks struct{ km keyedMutex }
+
+func (p *processLocks) lock(ctx context.Context, id, _ string) (context.Context, func(), error) {
+	return ctx, p.km.lock(id), nil
+}
+
+func (s *plainStorage) lock(ctx context.Context, id, what string) (context.Context, func(), error) {
+	if s.locks == nil {
+		return ctx, func() {}, nil
 	}
-	return s.mu.lock(id)
+	return s.locks.lock(ctx, id, what)
 }
 
 func (s *plainStorage) storeZip(ctx context.Context, id, name, loaded string, body []byte, save func() (string, error)) error {
-	unlock := s.lock(id)
+	ctx, unlock, err := s.lock(ctx, id, "upload")
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	dir := s.l.zipDir(id)
 	if err := sleepCtx(ctx, s.hold); err != nil {
@@ -84,7 +104,10 @@ func (s *plainStorage) flushDeletes(path, top string) error {
 }
 
 func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (string, error)) error {
-	unlock := s.lock(id)
+	_, unlock, err := s.lock(ctx, id, "zip removal")
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	name, err := save()
 	if err != nil || name == "" {
@@ -94,7 +117,10 @@ func (s *plainStorage) dropZip(ctx context.Context, id string, save func() (stri
 }
 
 func (s *plainStorage) initialize(ctx context.Context, id string, zipName func() (string, error)) error {
-	unlock := s.lock(id)
+	ctx, unlock, err := s.lock(ctx, id, "extraction")
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	// seed_zip.path is read once, when the job loads the analysis; each attempt opens it again.
 	name, err := zipName()

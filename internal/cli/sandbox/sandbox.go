@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"time"
 
@@ -25,7 +26,9 @@ func NewCmdSandbox(f *cmdutil.Factory) *cobra.Command {
 ports) share one state directory laid out like /mnt/openstudio, and one or more Redis masters.
 It serves the OpenStudio routes a stress run uses and the elb-openapi job API, and can write the
 shared files the way the real app does (--locking none or local: races appear with two or more
-replicas) or the way the fixed app does (--locking redlock: none appear). It is as strict as
+replicas), the way the fixed app does (--locking redlock: none appear), or the way an app that
+took redlock-rb alone does (--locking redlock-nofence: clean until a holder stalls past the
+lock's TTL and writes after another replica took the lock). It is as strict as
 OpenStudio Server v3.7.0 (strict models, string ids, missing records answered as the real
 server answers them), and a start is asynchronous: every replica runs a background worker, as
 every web pod runs resque:work, that takes InitializeAnalysis jobs from Redis and extracts. Its job queue is
@@ -48,7 +51,7 @@ type modeFlags struct {
 func (m *modeFlags) add(cmd *cobra.Command) {
 	d := sandbox.DefaultConfig()
 	fl := cmd.Flags()
-	fl.StringVar((*string)(&m.Locking), "locking", string(d.Locking), "how replicas write shared files: none (the real app), local (a per-process mutex), redlock (pkg/lock, atomic writes, fencing)")
+	fl.StringVar((*string)(&m.Locking), "locking", string(d.Locking), "how replicas write shared files: none (the real app), local (a per-process mutex), redlock (pkg/lock, atomic writes, fencing), redlock-nofence (a Redlock lease as redlock-rb gives it: not renewed, no fencing, writes in place)")
 	fl.StringVar((*string)(&m.Queue), "queue", string(d.Queue), "where the job API keeps jobs: local (per replica, like elb-openapi), split (per replica, each admitting max(1, max-active/replicas): the naive fix) or shared (one queue and ceiling for every replica, in Redis: the fixed service)")
 	fl.IntVar(&m.MaxPool, "max-pool", d.MaxPool, "requests processed at once per replica (passenger_max_pool_size)")
 	fl.IntVar(&m.MaxRequests, "max-requests", d.MaxRequests, "requests that may wait per replica before 503 \"Request queue full\" (passenger_max_request_queue_size; 0 = no limit)")
@@ -59,7 +62,7 @@ func (m *modeFlags) add(cmd *cobra.Command) {
 	fl.IntVar(&m.UploadChunk, "upload-chunk", d.UploadChunk, "bytes per piece of a file write")
 	fl.DurationVar(&m.WriteDelay, "write-delay", d.WriteDelay, "pause after each piece of a file write (non-atomic writes interleave during it)")
 	fl.Int64Var(&m.MaxBody, "max-body", d.MaxBody, "largest request body in bytes; larger ones get 413")
-	fl.DurationVar(&m.LockTTL, "lock-ttl", d.LockTTL, "Redlock TTL of --locking redlock (renewed while held)")
+	fl.DurationVar(&m.LockTTL, "lock-ttl", d.LockTTL, "Redlock TTL of --locking redlock (renewed while held) and redlock-nofence (never renewed)")
 	fl.DurationVar(&m.BackgroundInterval, "background-interval", d.BackgroundInterval, "how long each replica's background worker sleeps when its Resque queues are empty (Resque's INTERVAL): a start's extraction can begin this long after its answer")
 	cmdutil.RenamedFlag(cmd, "worker-interval", "background-interval") // its name until this release
 	fl.BoolVar(&m.ZipRewrite, "zip-rewrite", !d.NoZipRewrite, "extraction rewrites a seed zip whose entries are not in name order, sorted (rubyzip's sort_entries, as the real server did until upstream's PR #863); --zip-rewrite=false keeps every zip as uploaded")
@@ -108,8 +111,8 @@ func (m *modeFlags) config() sandbox.Config {
 // validate checks the flags and names the wrong one.
 func (m *modeFlags) validate() error {
 	if err := firstUsage(
-		check(m.Locking != sandbox.LockingNone && m.Locking != sandbox.LockingLocal && m.Locking != sandbox.LockingRedlock,
-			"--locking %q: use none, local or redlock", m.Locking),
+		check(!slices.Contains([]sandbox.Locking{sandbox.LockingNone, sandbox.LockingLocal, sandbox.LockingRedlock, sandbox.LockingRedlockNoFence}, m.Locking),
+			"--locking %q: use none, local, redlock or redlock-nofence", m.Locking),
 		check(m.Queue != sandbox.QueueLocal && m.Queue != sandbox.QueueSplit && m.Queue != sandbox.QueueShared,
 			"--queue %q: use local, split or shared", m.Queue),
 		check(m.MaxPool < 1, "--max-pool %d: must be at least 1", m.MaxPool),

@@ -59,7 +59,8 @@ func NewCmdUp(f *cmdutil.Factory, runF func(context.Context, *UpOptions) error) 
 (server/ laid out like /mnt/openstudio; records under db/), and Redis masters: the --redis
 URLs if given, else --redis-masters redis-server processes on free ports. Every mode needs
 Redis: each replica's background worker takes InitializeAnalysis jobs from its Resque queues
-there (--locking redlock locks on every master, --queue shared keeps its jobs on the first).
+there (--locking redlock and redlock-nofence lock on every master, --queue shared keeps its
+jobs on the first).
 When every replica answers GET /status, up prints one
 JSON line on stdout for scripts (replica URLs, state dir, Redis URLs with passwords redacted,
 modes, its pid) and stays in the foreground. Ctrl-C or SIGTERM stops every replica and
@@ -73,6 +74,11 @@ rewrites sandbox-processes.json in the state directory, which names every proces
 
   # the fixed app: Redlock around each critical section, jobs admitted through Redis
   osctl sandbox up --replicas 3 --locking redlock --queue shared --dir /tmp/os-state
+
+  # redlock-rb alone (no renewal, no fencing, writes in place): clean until a holder stalls
+  # past the TTL (osctl stress --nemesis pause-replica@2s+4s finds its late write; see
+  # docs/lock-fencing.md)
+  osctl sandbox up --replicas 3 --locking redlock-nofence --lock-ttl 2s --dir /tmp/os-state
 
   # the naive fix of the per-replica job queue: the ceiling divided between replicas; a job
   # queued on a busy replica waits while another idles (osctl stress --profile jobs: stranded)

@@ -93,7 +93,12 @@ func TestUpFlags(t *testing.T) {
 		{args: []string{"--drop-creates", "1.5"}, wantErr: "--drop-creates 1.5: use a fraction from 0 to 1"},
 		{args: []string{"--drop-creates", "-0.1"}, wantErr: "--drop-creates -0.1"},
 		{args: []string{"--drop-creates", "NaN"}, wantErr: "--drop-creates NaN"},
-		{args: []string{"--locking", "mutex"}, wantErr: `--locking "mutex"`},
+		{args: []string{"--locking", "mutex"}, wantErr: `--locking "mutex": use none, local, redlock or redlock-nofence`},
+		{args: []string{"--locking", "redlock-nofence", "--lock-ttl", "2s"}, check: func(t *testing.T, o *UpOptions) {
+			if cfg := o.Mode.config(); cfg.Locking != sandbox.LockingRedlockNoFence || cfg.LockTTL != 2*time.Second {
+				t.Errorf("config %+v: want redlock-nofence with a 2s TTL", cfg)
+			}
+		}},
 		{args: []string{"--queue", "global"}, wantErr: `--queue "global": use local, split or shared`},
 		{args: []string{"--replicas", "0"}, wantErr: "--replicas 0"},
 		{args: []string{"--replicas", "99"}, wantErr: "--replicas 99"},
