@@ -15,11 +15,11 @@ func TestProfilesAgree(t *testing.T) {
 			t.Errorf("constant %q names history's profile %q", c, h)
 		}
 	}
-	if len(stages) != len(history.Profiles) || len(sources) != len(history.Profiles) {
-		t.Fatalf("%d stages and %d loads for %d profiles", len(stages), len(sources), len(history.Profiles))
+	if len(registry) != len(history.Profiles) {
+		t.Fatalf("%d profiles run here for %d profiles in history", len(registry), len(history.Profiles))
 	}
 	for _, p := range history.Profiles {
-		if stages[p.Name] == nil || sources[p.Name] == nil {
+		if r := registry[p.Name]; r.stage == nil || r.source == nil {
 			t.Errorf("profile %s has no stage or no load", p.Name)
 		}
 		if got, ok := history.ProfileNamed(p.Name); !ok || got.Name != p.Name {

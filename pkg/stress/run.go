@@ -67,14 +67,6 @@ func (r *runner) notice(format string, a ...any) {
 	}
 }
 
-// stages are each profile's stage after the load (its header fields set on the way), by name:
-// the one place a profile's run is chosen.
-var stages = map[string]func(r *runner, ctx context.Context) (stage, error){
-	ProfileOpenStudio: func(r *runner, _ context.Context) (stage, error) { return r.openStudio(), nil },
-	ProfileJobs:       func(r *runner, ctx context.Context) (stage, error) { return r.jobs(ctx) },
-	ProfileHTTP:       func(r *runner, _ context.Context) (stage, error) { return r.httpLoad(), nil },
-}
-
 // stage is one profile's part of a run: what follows the load (its header fields are written
 // when it is made).
 type stage interface {
@@ -131,7 +123,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := stages[cfg.Profile](r, ctx)
+	st, err := registry[cfg.Profile].stage(r, ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -199,7 +199,7 @@ func (w *Sender) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 	if w.targets == nil && s != nil {
 		w.setTargets(targetsOf(cfg.Targets, s.Targets))
 	}
-	src, eventLoop, err := sources[cfg.Profile](w, ctx, s, rec, obs)
+	src, eventLoop, err := registry[cfg.Profile].source(w, ctx, s, rec, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -248,14 +248,6 @@ func (w *Sender) Readback(ctx context.Context, plan profile.ReadbackPlan, rec pr
 
 // Profile is the run's profile.
 func (w *Sender) Profile() string { return w.cfg.Profile }
-
-// sources are each profile's load, by name: the requests a Sender sends, and whether they may go
-// out from the event loops.
-var sources = map[string]func(w *Sender, ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (attack.Source, bool, error){
-	ProfileOpenStudio: (*Sender).openStudioSource,
-	ProfileJobs:       (*Sender).jobsSource,
-	ProfileHTTP:       (*Sender).httpSource,
-}
 
 func (w *Sender) openStudioSource(_ context.Context, s *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
 	if w.os == nil {
