@@ -55,7 +55,7 @@ func (l *redlockRbLocks) lock(ctx context.Context, id, what string) (context.Con
 		if ctx.Err() != nil {
 			// An attempt in flight when ctx ended may have set the key: remove it where it
 			// still holds this value.
-			l.unlock(m)
+			_, _ = l.unlock(m) // best effort: the acquire already failed
 		}
 		return nil, nil, fmt.Errorf("acquiring %s: %w", key, err)
 	}
