@@ -37,6 +37,7 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 	r.OverTime = overTime(load)
 	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
+	r.addFaults(h)
 	return r
 }
 
