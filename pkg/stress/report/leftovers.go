@@ -58,8 +58,8 @@ func (l *Leftovers) StaleLocks() int {
 }
 
 // Lines are the terminal summary's lines for the leftovers: one that counts them, then one per
-// stale Redis lock, lock file and temp file (at most max of each), and the longest block.
-func (l *Leftovers) Lines(max int) []string {
+// Redis lock, lock file and temp file (at most n of each), and each fault's longest block.
+func (l *Leftovers) Lines(n int) []string {
 	if l == nil {
 		return nil
 	}
@@ -69,12 +69,14 @@ func (l *Leftovers) Lines(max int) []string {
 	out := []string{fmt.Sprintf("leftovers (not findings; the verdict stands): %d lock file(s), %d temp file(s), %d Redis lock(s) (%d stale)",
 		len(l.LockFiles), len(l.TempFiles), len(l.RedisLocks), l.StaleLocks())}
 	for i, k := range l.RedisLocks {
-		if i < max {
-			out = append(out, fmt.Sprintf("  redis lock %s: %s, %s (held on %d of %d masters, TTL %v)", k.Key, k.Status, k.Reason, k.Held, k.Masters, time.Duration(k.TTLMillis)*time.Millisecond))
+		if i == n {
+			out = append(out, fmt.Sprintf("  and %d more Redis locks (see -o json)", len(l.RedisLocks)-n))
+			break
 		}
+		out = append(out, fmt.Sprintf("  redis lock %s: %s, %s (held on %d of %d masters, TTL %v)", k.Key, k.Status, k.Reason, k.Held, k.Masters, time.Duration(k.TTLMillis)*time.Millisecond))
 	}
-	out = append(out, fileLines("lock file", l.LockFiles, max)...)
-	out = append(out, fileLines("temp file", l.TempFiles, max)...)
+	out = append(out, fileLines("lock file", l.LockFiles, n)...)
+	out = append(out, fileLines("temp file", l.TempFiles, n)...)
 	for _, b := range l.BlockedFor {
 		out = append(out, fmt.Sprintf("  %s may have blocked analysis %s for up to %.1fs (request %d's wait after it)", b.Fault, b.Analysis, b.Seconds, b.Seq))
 	}
@@ -84,11 +86,11 @@ func (l *Leftovers) Lines(max int) []string {
 	return out
 }
 
-func fileLines(what string, files []history.LeftoverFile, max int) []string {
+func fileLines(what string, files []history.LeftoverFile, n int) []string {
 	var out []string
 	for i, f := range files {
-		if i == max {
-			out = append(out, fmt.Sprintf("  and %d more %ss (see -o json)", len(files)-max, what))
+		if i == n {
+			out = append(out, fmt.Sprintf("  and %d more %ss (see -o json)", len(files)-n, what))
 			break
 		}
 		s := "  " + what + " " + f.Path
