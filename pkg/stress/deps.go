@@ -37,6 +37,10 @@ type Deps struct {
 	// Nemesis injects its faults into the target while the load runs (nil: none). Its
 	// Injector's Check is the caller's, before Run: a fault the target cannot take is a usage error.
 	Nemesis *nemesis.Plan
+	// Leftovers reads, after the load of a run with faults, what a dead holder may have left in
+	// the run's directories (relative to the state directory) and on the target's Redis (nil:
+	// not read). It never changes the verdict.
+	Leftovers func(ctx context.Context, dirs []string) *history.Leftovers
 }
 
 // Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.

@@ -183,6 +183,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		return nil, err
 	}
 	footer.Settled = settled
+	r.readLeftovers(postCtx, &footer)
 	if r.d.Workload != nil {
 		if w, err := r.d.Workload(postCtx); err != nil {
 			r.notice("reading the Deployment under test: %v", err)

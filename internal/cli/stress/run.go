@@ -28,7 +28,7 @@ func runStress(ctx context.Context, o *Options) error {
 		return err
 	}
 	defer files.Close()
-	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan}
+	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan, Leftovers: o.Nemesis.Leftovers}
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}

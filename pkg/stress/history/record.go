@@ -262,6 +262,8 @@ type Footer struct {
 	Faults []nemesis.Fault `json:"faults,omitempty"`
 	// NemesisSeed is the seed of the faults' choice of targets.
 	NemesisSeed uint64 `json:"nemesis_seed,omitempty"`
+	// Leftovers is what a dead holder left, read after the load of a run with faults.
+	Leftovers *Leftovers `json:"leftovers,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
 	// that the report marks that moment on its timelines.
 	StateRead time.Time `json:"state_read,omitzero"`

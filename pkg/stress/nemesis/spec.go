@@ -56,6 +56,9 @@ type Fault struct {
 	// Injected is when it was injected; Ended when a pause ended.
 	Injected time.Time `json:"injected_at,omitzero"`
 	Ended    time.Time `json:"ended_at,omitzero"`
+	// InFlight is what the verdict found of the load requests the fault caught (set by the
+	// judgement from the history's times, never written in a history).
+	InFlight *InFlight `json:"in_flight,omitempty"`
 }
 
 // String is the fault as the schedule spells it.

@@ -47,6 +47,7 @@ func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Jud
 	}
 	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
+	r.addFaults(h)
 	return r
 }
 

@@ -11,10 +11,16 @@ func (r *Report) FaultLines() []string {
 		if f.Target != "" {
 			line += " (" + f.Target + ")"
 		}
+		if in := f.InFlight; in != nil {
+			line += fmt.Sprintf("; caught %d request(s) in flight on %s: %d ambiguous, %d acknowledged, %d rejected", in.Requests, in.Scope, in.Ambiguous, in.Acknowledged, in.Rejected)
+		}
 		out = append(out, line)
 	}
 	if len(out) > 0 && r.NemesisSeed != 0 {
 		out = append(out, fmt.Sprintf("faults' targets chosen with seed %d (--nemesis-seed repeats them)", r.NemesisSeed))
 	}
-	return out
+	return append(out, r.Leftovers.Lines(leftoversShown)...)
 }
+
+// leftoversShown is how many leftovers of each kind the summary names.
+const leftoversShown = 5

@@ -38,9 +38,20 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{end}}<tr><th>time</th><td>{{.R.StartedAt.Format "2006-01-02T15:04:05Z07:00"}} to {{.R.FinishedAt.Format "2006-01-02T15:04:05Z07:00"}}{{if not .R.StateRead.IsZero}}; state read at {{.R.StateRead.Format "15:04:05.000"}}{{end}}</td></tr>
 </table>
 {{with .R.Faults}}<h2 id="faults" data-faults="{{len .}}">Faults ({{len .}})</h2>
-<table class="faults"><tr><th>fault</th><th>target</th><th>outcome</th><th>injected</th></tr>
-{{range .}}<tr data-kind="{{.Kind}}"><td>{{.}}</td><td>{{.Target}}</td><td>{{.Outcome}}</td><td>{{if not .Injected.IsZero}}{{.Injected.Format "15:04:05.000"}}{{if not .Ended.IsZero}} to {{.Ended.Format "15:04:05.000"}}{{end}}{{end}}</td></tr>
-{{end}}</table><p class="legend">Each injected fault is a dashed line on the requests-in-flight plot (a pause: its start and its end).</p>{{end}}
+<table class="faults"><tr><th>fault</th><th>target</th><th>outcome</th><th>injected</th><th>in flight</th></tr>
+{{range .}}<tr data-kind="{{.Kind}}"><td>{{.}}</td><td>{{.Target}}</td><td>{{.Outcome}}</td><td>{{if not .Injected.IsZero}}{{.Injected.Format "15:04:05.000"}}{{if not .Ended.IsZero}} to {{.Ended.Format "15:04:05.000"}}{{end}}{{end}}</td><td class="inflight"{{with .InFlight}} data-in-flight="{{.Requests}}"{{end}}>{{with .InFlight}}{{.Requests}} on {{.Scope}}: {{.Ambiguous}} ambiguous, {{.Acknowledged}} acknowledged, {{.Rejected}} rejected{{end}}</td></tr>
+{{end}}</table><p class="legend">Each injected fault is a dashed line on the requests-in-flight plot (a pause: its start and its end). In flight: the load requests sent before the fault hit and not answered before it; a request it cut off is ambiguous, never lost or torn on its own.</p>{{end}}
+{{with .R.Leftovers}}<h2 id="leftovers" data-lock-files="{{len .LockFiles}}" data-temp-files="{{len .TempFiles}}" data-redis-locks="{{len .RedisLocks}}">Left behind</h2>
+<p>What a dead holder may have left, read after the load: not findings, and the verdict and exit code do not depend on it.{{if not .Read}} The files and Redis locks were not read (no --state-dir of a sandbox).{{end}}</p>
+{{with .RedisLocks}}<table class="redislocks"><tr><th>Redis lock</th><th>holder</th><th>status</th><th class="n">masters</th><th class="n">TTL ms</th></tr>
+{{range .}}<tr data-status="{{.Status}}"><td>{{.Key}}</td><td>{{.Value}}</td><td>{{.Status}}: {{.Reason}}</td><td class="n">{{.Held}}/{{.Masters}}</td><td class="n">{{.TTLMillis}}</td></tr>
+{{end}}</table>{{end}}
+{{if or .LockFiles .TempFiles}}<table class="leftfiles"><tr><th>file</th><th>kind</th><th class="n">bytes</th><th>modified</th></tr>
+{{range .LockFiles}}<tr><td>{{.Path}}</td><td>lock file, {{.Status}}</td><td class="n">{{.Size}}</td><td>{{.ModTime.Format "15:04:05.000"}}</td></tr>
+{{end}}{{range .TempFiles}}<tr><td>{{.Path}}</td><td>temp {{if .Dir}}directory{{else}}file{{end}}</td><td class="n">{{.Size}}</td><td>{{.ModTime.Format "15:04:05.000"}}</td></tr>
+{{end}}</table>{{end}}
+{{with .BlockedFor}}<ul class="blocked">{{range .}}<li>{{.Fault}} may have blocked analysis {{.Analysis}} for up to {{printf "%.1f" .Seconds}} s (request {{.Seq}} on it waited that long after the fault: an upper bound)</li>{{end}}</ul>{{end}}
+{{with .Warnings}}<ul>{{range .}}<li>not read: {{.}}</li>{{end}}</ul>{{end}}{{end}}
 <h2 id="findings" data-findings="{{len .R.Findings}}">Findings ({{len .R.Findings}})</h2>
 {{if not .R.Findings}}<p class="nofindings">No findings.</p>
 {{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report (--report, -o json) has every finding.</p>

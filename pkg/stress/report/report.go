@@ -82,6 +82,9 @@ type Report struct {
 	// for, target, outcome.
 	Faults      []nemesis.Fault `json:"faults,omitempty"`
 	NemesisSeed uint64          `json:"nemesis_seed,omitempty"`
+	// Leftovers is what a dead holder may have left (a run with faults): apart from the
+	// findings, it never changes the verdict or the exit code.
+	Leftovers *Leftovers `json:"leftovers,omitempty"`
 
 	FindingCounts map[string]int   `json:"finding_counts"`
 	Findings      []detect.Finding `json:"findings"`

@@ -3,6 +3,7 @@
 package nemesisflags
 
 import (
+	"context"
 	"crypto/rand"
 	"encoding/binary"
 
@@ -11,6 +12,8 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/leftover"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
@@ -24,6 +27,9 @@ type Flags struct {
 
 	// Plan is set by Prepare (nil without --nemesis).
 	Plan *nemesis.Plan
+	// Leftovers is set by Prepare with a plan and a state directory: it reads what the faults
+	// left there and on the sandbox's Redis.
+	Leftovers func(ctx context.Context, dirs []string) *history.Leftovers
 }
 
 // Add binds the flags.
@@ -71,6 +77,11 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 		return cmdutil.Usage("--nemesis: %v", err)
 	}
 	n.Plan = &nemesis.Plan{Faults: faults, Injector: inj, Seed: n.Seed}
+	if stateDir != "" {
+		n.Leftovers = func(ctx context.Context, dirs []string) *history.Leftovers {
+			return leftover.Read(ctx, stateDir, dirs, f.Now())
+		}
+	}
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
 	return nil
 }
