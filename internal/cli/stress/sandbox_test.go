@@ -113,11 +113,22 @@ func TestSandboxRedlock10k(t *testing.T) {
 	for _, replicas := range []string{"3", "5"} {
 		t.Run(replicas+" replicas", func(t *testing.T) {
 			sb := sandboxenv.Start(t, "--replicas", replicas, "--locking", "redlock")
-			hist := filepath.Join(t.TempDir(), "history.jsonl")
-			r := stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--history", hist)
-			requireClean(t, r)
-			if r.rep.PeakInFlight < 5000 {
-				t.Errorf("peak in flight %d: 10,000 were not really in flight", r.rep.PeakInFlight)
+			var r runResult
+			var hist string
+			// Every load must be clean. A loaded machine (the rest of make test runs beside this)
+			// may open the 10,000 connections too slowly for them to be in flight together: such
+			// a load proves too little, and one more is sent, at most twice.
+			for attempt := 1; ; attempt++ {
+				hist = filepath.Join(t.TempDir(), "history.jsonl")
+				r = stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--history", hist)
+				requireClean(t, r)
+				if r.rep.PeakInFlight >= 5000 {
+					break
+				}
+				if attempt == 3 {
+					t.Fatalf("peak in flight %d in each of %d loads: 10,000 were not really in flight", r.rep.PeakInFlight, attempt)
+				}
+				t.Logf("load %d: peak in flight %d, below 5000: sending another", attempt, r.rep.PeakInFlight)
 			}
 			if r.rep.Contention == nil || r.rep.Contention.Contended < 50 {
 				t.Errorf("contention %+v", r.rep.Contention)
