@@ -86,23 +86,31 @@ func quantile(sorted []float64, q float64) float64 {
 	return sorted[min(max(i, 0), len(sorted)-1)]
 }
 
-// tallies keeps tallies by name, in order of first appearance.
-type tallies struct {
+// byName keeps values by name, in order of first appearance; mk makes a name's value the first
+// time it is asked for.
+type byName[T any] struct {
 	idx map[string]int
-	ts  []*tally
+	ts  []*T
 }
 
-func (ts *tallies) get(name string) *tally {
-	if ts.idx == nil {
-		ts.idx = map[string]int{}
+func (n *byName[T]) get(name string, mk func(name string) *T) *T {
+	if n.idx == nil {
+		n.idx = map[string]int{}
 	}
-	i, ok := ts.idx[name]
+	i, ok := n.idx[name]
 	if !ok {
-		i = len(ts.ts)
-		ts.idx[name] = i
-		ts.ts = append(ts.ts, &tally{b: Breakdown{Name: name}})
+		i = len(n.ts)
+		n.idx[name] = i
+		n.ts = append(n.ts, mk(name))
 	}
-	return ts.ts[i]
+	return n.ts[i]
+}
+
+// tallies keeps tallies by name, in order of first appearance.
+type tallies struct{ byName[tally] }
+
+func (ts *tallies) get(name string) *tally {
+	return ts.byName.get(name, func(name string) *tally { return &tally{b: Breakdown{Name: name}} })
 }
 
 func (ts *tallies) rows() []Breakdown {

@@ -94,22 +94,10 @@ func (t *foldTally) merge(o *foldTally) {
 }
 
 // foldTallies keeps tallies by name, in order of first appearance.
-type foldTallies struct {
-	idx map[string]int
-	ts  []*foldTally
-}
+type foldTallies struct{ byName[foldTally] }
 
 func (ts *foldTallies) get(name string) *foldTally {
-	if ts.idx == nil {
-		ts.idx = map[string]int{}
-	}
-	i, ok := ts.idx[name]
-	if !ok {
-		i = len(ts.ts)
-		ts.idx[name] = i
-		ts.ts = append(ts.ts, &foldTally{b: Breakdown{Name: name}})
-	}
-	return ts.ts[i]
+	return ts.byName.get(name, func(name string) *foldTally { return &foldTally{b: Breakdown{Name: name}} })
 }
 
 func (ts *foldTallies) rows() []Breakdown {
