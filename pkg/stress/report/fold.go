@@ -10,8 +10,9 @@ import (
 // LoadFold is the load's breakdown (per operation, per target and over time) folded from its
 // request records one at a time, in memory that does not grow with their number: the report of a
 // run whose verdict needs no records (the http profile) is built from it, live and offline alike,
-// so that a run's records need not be kept. Its latencies are to three significant digits, and
-// its requests in flight over time are those open at each bucket's edges.
+// so that a run's records need not be kept. Its latencies are to three significant digits per
+// operation and target and to two over time, and its requests in flight over time are those open
+// at each bucket's edges.
 type LoadFold struct {
 	ops, targets foldTallies
 	series       foldSeries
@@ -64,7 +65,7 @@ func (f *LoadFold) perTarget(targets []Target) []Breakdown {
 	return ts.rows()
 }
 
-// foldTally is a tally whose latencies are a sketch.
+// foldTally is a tally whose latencies are a sketch to three significant digits.
 type foldTally struct {
 	b   Breakdown
 	lat sketch
@@ -97,7 +98,7 @@ func (t *foldTally) merge(o *foldTally) {
 type foldTallies struct{ byName[foldTally] }
 
 func (ts *foldTallies) get(name string) *foldTally {
-	return ts.byName.get(name, func(name string) *foldTally { return &foldTally{b: Breakdown{Name: name}} })
+	return ts.byName.get(name, func(name string) *foldTally { return &foldTally{b: Breakdown{Name: name}, lat: sketch{fine: true}} })
 }
 
 func (ts *foldTallies) rows() []Breakdown {

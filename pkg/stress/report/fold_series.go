@@ -23,8 +23,8 @@ type foldSeries struct {
 	any    bool      // whether a request has ended
 }
 
-// foldPoint is one bucket: the requests that ended in it by outcome, their latencies, and how
-// many more started than ended in it.
+// foldPoint is one bucket: the requests that ended in it by outcome, their latencies (to two
+// significant digits, as a timeline's points need), and how many more started than ended in it.
 type foldPoint struct {
 	ack, rej, amb int
 	lat           sketch

@@ -10,7 +10,8 @@ import (
 
 // TestFoldIsTheRecordsBreakdown: folding the load one record at a time gives the breakdown the
 // records give (the same counts, steps and requests in flight; latencies to three significant
-// digits; in flight, those open at each bucket's edges), for the records of TestOverTimeBuckets and TestBreakdowns.
+// digits per operation and target and to two over time; in flight, those open at each bucket's
+// edges), for the records of TestOverTimeBuckets and TestBreakdowns.
 func TestFoldIsTheRecordsBreakdown(t *testing.T) {
 	recs := []history.Record{
 		req(1, "upload", "a", history.Acknowledged, 0, 100),

@@ -2,32 +2,35 @@ package report
 
 import (
 	"math"
-	"sort"
 	"time"
 )
 
-// sketch counts latencies in microseconds rounded down to three significant digits: the
-// quantiles of any number of them in memory bounded by how many distinct such values there are.
+// sketch counts latencies in microseconds rounded down to a few significant digits, in bins kept
+// in a slice in order of value: the quantiles of any number of latencies in memory bounded by how
+// many distinct such values lie below the slowest (three digits: at most 900 a decade; two: 90).
 type sketch struct {
 	n    int64
-	bins map[int64]int64
+	fine bool // three significant digits, else two
+	bins []int64
 }
 
 // add counts one latency, in milliseconds.
 func (s *sketch) add(ms float64) {
-	if s.bins == nil {
-		s.bins = map[int64]int64{}
+	i := s.index(int64(ms * float64(time.Millisecond/time.Microsecond)))
+	if i >= len(s.bins) {
+		s.bins = append(s.bins, make([]int64, i+1-len(s.bins))...)
 	}
-	s.bins[round3(int64(ms*float64(time.Millisecond/time.Microsecond)))]++
+	s.bins[i]++
 	s.n++
 }
 
+// merge adds o's counts, which are to as many digits.
 func (s *sketch) merge(o *sketch) {
-	for k, n := range o.bins {
-		if s.bins == nil {
-			s.bins = map[int64]int64{}
-		}
-		s.bins[k] += n
+	if len(o.bins) > len(s.bins) {
+		s.bins = append(s.bins, make([]int64, len(o.bins)-len(s.bins))...)
+	}
+	for i, n := range o.bins {
+		s.bins[i] += n
 	}
 	s.n += o.n
 }
@@ -38,17 +41,12 @@ func (s *sketch) quantiles(qs ...float64) []float64 {
 	if s.n == 0 {
 		return out
 	}
-	keys := make([]int64, 0, len(s.bins))
-	for k := range s.bins {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(a, b int) bool { return keys[a] < keys[b] })
 	for i, q := range qs {
 		rank := max(int64(math.Ceil(q*float64(s.n))), 1)
 		var seen int64
-		for _, k := range keys {
-			if seen += s.bins[k]; seen >= rank {
-				out[i] = float64(k) / 1000
+		for k, n := range s.bins {
+			if seen += n; seen >= rank {
+				out[i] = float64(s.value(k)) / 1000
 				break
 			}
 		}
@@ -56,14 +54,39 @@ func (s *sketch) quantiles(qs ...float64) []float64 {
 	return out
 }
 
-// round3 rounds v down to three significant digits.
-func round3(v int64) int64 {
-	if v < 1000 {
-		return max(v, 0)
+// base is 10 to the power of the sketch's significant digits.
+func (s *sketch) base() int64 {
+	if s.fine {
+		return 1000
 	}
-	p := int64(1)
-	for v/p >= 1000 {
+	return 100
+}
+
+// index is the bin of v microseconds: v itself below base, and past it, base/10*9 bins a decade,
+// one for each leading base/10..base-1 of v rounded down.
+func (s *sketch) index(v int64) int {
+	base := s.base()
+	if v < base {
+		return int(max(v, 0))
+	}
+	decade, p := int64(0), int64(1)
+	for v/p >= base {
 		p *= 10
+		decade++
 	}
-	return v / p * p
+	return int(base + (decade-1)*(base-base/10) + (v/p - base/10))
+}
+
+// value is the latency in microseconds bin i stands for: the least one it counts.
+func (s *sketch) value(i int) int64 {
+	base := s.base()
+	if int64(i) < base {
+		return int64(i)
+	}
+	k, width := int64(i)-base, base-base/10
+	v := k%width + base/10
+	for d := k/width + 1; d > 0; d-- {
+		v *= 10
+	}
+	return v
 }
