@@ -50,6 +50,19 @@ func latency(r *history.Record) (float64, bool) {
 	return float64(r.End.Sub(from)) / float64(time.Millisecond), true
 }
 
+// count counts one request of the given outcome.
+func (b *Breakdown) count(outcome string) {
+	b.Sent++
+	switch outcome {
+	case history.Acknowledged:
+		b.Acknowledged++
+	case history.Rejected:
+		b.Rejected++
+	default:
+		b.Ambiguous++
+	}
+}
+
 // tally accumulates one Breakdown.
 type tally struct {
 	b   Breakdown
@@ -57,15 +70,7 @@ type tally struct {
 }
 
 func (t *tally) add(outcome string, ms float64, answered bool) {
-	t.b.Sent++
-	switch outcome {
-	case history.Acknowledged:
-		t.b.Acknowledged++
-	case history.Rejected:
-		t.b.Rejected++
-	default:
-		t.b.Ambiguous++
-	}
+	t.b.count(outcome)
 	if answered {
 		t.lat = append(t.lat, ms)
 	}

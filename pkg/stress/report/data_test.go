@@ -65,7 +65,9 @@ func TestOverTimeBuckets(t *testing.T) {
 	}
 }
 
-func TestBreakdowns(t *testing.T) {
+// uploadsOnTwoTargets are two replicas' targets and a history of 100 uploads spread over them,
+// every tenth rejected.
+func uploadsOnTwoTargets() ([]Target, *history.History) {
 	one, two := 1, 2
 	targets := []Target{{URL: "http://127.0.0.1:9001", Replica: &one}, {URL: "http://127.0.0.1:9002", Replica: &two}}
 	h := &history.History{Header: history.Header{Profile: "openstudio"}}
@@ -76,6 +78,11 @@ func TestBreakdowns(t *testing.T) {
 		}
 		h.Records = append(h.Records, req(int64(i+1), history.OpUpload, targets[i%2].URL, out, i, i+1))
 	}
+	return targets, h
+}
+
+func TestBreakdowns(t *testing.T) {
+	targets, h := uploadsOnTwoTargets()
 	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: 200, Op: history.OpCreateAnalysis, Setup: true, Outcome: history.Acknowledged})
 	load := loadRecords(h)
 	ops := perOperation(h, load)

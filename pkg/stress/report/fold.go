@@ -72,15 +72,7 @@ type foldTally struct {
 }
 
 func (t *foldTally) add(outcome string, ms float64, answered bool) {
-	t.b.Sent++
-	switch outcome {
-	case history.Acknowledged:
-		t.b.Acknowledged++
-	case history.Rejected:
-		t.b.Rejected++
-	default:
-		t.b.Ambiguous++
-	}
+	t.b.count(outcome)
 	if answered {
 		t.lat.add(ms)
 	}

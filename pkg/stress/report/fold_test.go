@@ -41,16 +41,7 @@ func TestFoldIsTheRecordsBreakdown(t *testing.T) {
 		t.Fatalf("folded series %+v\nfrom the records %+v", got, want)
 	}
 
-	one, two := 1, 2
-	targets := []Target{{URL: "http://127.0.0.1:9001", Replica: &one}, {URL: "http://127.0.0.1:9002", Replica: &two}}
-	h := &history.History{Header: history.Header{Profile: "openstudio"}}
-	for i := 0; i < 100; i++ {
-		out := history.Acknowledged
-		if i%10 == 0 {
-			out = history.Rejected
-		}
-		h.Records = append(h.Records, req(int64(i+1), history.OpUpload, targets[i%2].URL, out, i, i+1))
-	}
+	targets, h := uploadsOnTwoTargets()
 	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: 200, Op: history.OpCreateAnalysis, Setup: true})
 	f = NewLoadFold(t0)
 	for i := range h.Records {
