@@ -84,7 +84,11 @@ func WaitIndexedPods(ctx context.Context, cs kubernetes.Interface, ns, job, sele
 			sort.Strings(problems)
 			return nil, &NotReadyError{Job: ns + "/" + job, Want: n, Timeout: timeout, Problems: problems}
 		}
-		if err := waitChange(ctx, cs, ns, selector, list.ResourceVersion, time.Until(deadline)); err != nil {
+		wait := time.Until(deadline)
+		if due := fw.due(); !due.IsZero() {
+			wait = min(wait, time.Until(due))
+		}
+		if err := waitChange(ctx, cs, ns, selector, list.ResourceVersion, wait); err != nil {
 			return nil, err
 		}
 	}

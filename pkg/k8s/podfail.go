@@ -2,8 +2,10 @@ package k8s
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/types"
@@ -36,15 +38,30 @@ var fatalWaiting = map[string]bool{
 	"CrashLoopBackOff": true, "CreateContainerConfigError": true, "CreateContainerError": true, "RunContainerError": true,
 }
 
+// FatalWaiting says whether a container waiting for reason will not start by itself (its image
+// cannot be pulled, it keeps crashing, the kubelet cannot create it).
+func FatalWaiting(reason string) bool { return fatalWaiting[reason] }
+
+// ImageReason says whether reason is one of the image's (it cannot be pulled or named).
+func ImageReason(reason string) bool {
+	switch reason {
+	case "ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull":
+		return true
+	}
+	return false
+}
+
 // PodFailure says why a pod will not become ready by itself, or nil while it may still. A pod
 // unschedulable is a failure once unschedulableSince (when it was first seen so) is
-// UnschedulableGrace before now.
+// UnschedulableGrace before now. A container that exited non-zero is final: it is for pods that
+// restart never, as osctl's Jobs' do (a restarting one shows CrashLoopBackOff first).
 func PodFailure(p *corev1.Pod, unschedulableSince, now time.Time) *PodFailedError {
 	if p.DeletionTimestamp != nil {
 		return nil
 	}
 	fail := func(reason string, msg ...string) *PodFailedError {
-		return &PodFailedError{Pod: p.Name, Reason: reason, Message: oneLine(strings.Join(msg, " "))}
+		parts := slices.DeleteFunc(msg, func(m string) bool { return strings.TrimSpace(m) == "" })
+		return &PodFailedError{Pod: p.Name, Reason: reason, Message: oneLine(strings.Join(parts, ": "))}
 	}
 	for _, cs := range append(append([]corev1.ContainerStatus{}, p.Status.InitContainerStatuses...), p.Status.ContainerStatuses...) {
 		if w := cs.State.Waiting; w != nil && fatalWaiting[w.Reason] {
@@ -62,7 +79,7 @@ func PodFailure(p *corev1.Pod, unschedulableSince, now time.Time) *PodFailedErro
 	}
 	if c := scheduled(p); c != nil && c.Status == corev1.ConditionFalse && c.Reason == corev1.PodReasonUnschedulable &&
 		!unschedulableSince.IsZero() && now.Sub(unschedulableSince) >= UnschedulableGrace {
-		return fail(c.Reason, fmt.Sprintf("for %s:", now.Sub(unschedulableSince).Round(time.Second)), c.Message)
+		return fail(c.Reason, fmt.Sprintf("for %s", now.Sub(unschedulableSince).Round(time.Second)), c.Message)
 	}
 	return nil
 }
@@ -79,7 +96,11 @@ func scheduled(p *corev1.Pod) *corev1.PodCondition {
 func oneLine(s string) string {
 	s = strings.Join(strings.Fields(s), " ")
 	if len(s) > 400 {
-		s = s[:400] + "..."
+		cut := 400
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut] + "..."
 	}
 	return s
 }
@@ -108,6 +129,19 @@ func (fw *failureWatch) check(pods []corev1.Pod, now time.Time) *PodFailedError 
 		}
 		if e := PodFailure(p, fw.since[p.UID], now); e != nil && (first == nil || e.Pod < first.Pod) {
 			first = e
+		}
+	}
+	return first
+}
+
+// due is when the first pod now unschedulable will have been so for UnschedulableGrace (zero
+// when none is), so that the wait for the pods' next change ends then: the scheduler may send
+// nothing more.
+func (fw *failureWatch) due() time.Time {
+	var first time.Time
+	for _, since := range fw.since {
+		if t := since.Add(UnschedulableGrace); first.IsZero() || t.Before(first) {
+			first = t
 		}
 	}
 	return first

@@ -36,8 +36,8 @@ func TestPodFailure(t *testing.T) {
 		{"image pull error", waiting("ErrImagePull", "not found"), time.Time{}, "pod p: ErrImagePull: not found"},
 		{"crash loop", waiting("CrashLoopBackOff", "back-off 10s restarting failed container"), time.Time{}, "pod p: CrashLoopBackOff: back-off 10s"},
 		{"config error", waiting("CreateContainerConfigError", `secret "x" not found`), time.Time{}, "pod p: CreateContainerConfigError: secret"},
-		{"exited with an error", terminated, time.Time{}, "pod p: Error: container worker exited 127 osctl: not found"},
-		{"failed", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "DeadlineExceeded", Message: "too long"}, time.Time{}, "pod p: DeadlineExceeded: the pod failed too long"},
+		{"exited with an error", terminated, time.Time{}, "pod p: Error: container worker exited 127: osctl: not found"},
+		{"failed", corev1.PodStatus{Phase: corev1.PodFailed, Reason: "DeadlineExceeded", Message: "too long"}, time.Time{}, "pod p: DeadlineExceeded: the pod failed: too long"},
 		{"succeeded", corev1.PodStatus{Phase: corev1.PodSucceeded}, time.Time{}, "pod p: Completed"},
 		{"unschedulable for long", unschedulable(), now.Add(-UnschedulableGrace), "pod p: Unschedulable: for 20s: 0/2 nodes are available"},
 		{"unschedulable just now", unschedulable(), now.Add(-time.Second), ""},
@@ -79,5 +79,25 @@ func TestFailureWatchTimesUnschedulable(t *testing.T) {
 	fw.check([]corev1.Pod{q}, t0.Add(UnschedulableGrace))
 	if e := fw.check([]corev1.Pod{p}, t0.Add(UnschedulableGrace+time.Second)); e != nil {
 		t.Fatalf("unschedulable again, anew: %v", e)
+	}
+}
+
+// TestFailureWatchDue: the wait for the pods' next change ends when the first unschedulable pod's
+// grace does (the scheduler may say nothing more), and not at all while none is unschedulable.
+func TestFailureWatchDue(t *testing.T) {
+	now := time.Now()
+	var fw failureWatch
+	p := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", UID: "u1"}, Status: unschedulable()}
+	q := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "q", UID: "u2"}, Status: unschedulable()}
+	if fw.check(nil, now); !fw.due().IsZero() {
+		t.Fatalf("due %v with no pod unschedulable", fw.due())
+	}
+	fw.check([]corev1.Pod{p}, now)
+	fw.check([]corev1.Pod{p, q}, now.Add(5*time.Second))
+	if got := fw.due(); !got.Equal(now.Add(UnschedulableGrace)) {
+		t.Fatalf("due %v, want the first pod's grace end %v", got, now.Add(UnschedulableGrace))
+	}
+	if e := fw.check([]corev1.Pod{p, q}, fw.due()); e == nil || e.Pod != "p" {
+		t.Fatalf("at the due time: %v, want pod p unschedulable", e)
 	}
 }

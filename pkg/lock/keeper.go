@@ -37,7 +37,7 @@ type keeper struct {
 // current validity.
 type extendFunc func(ctx context.Context) (time.Time, error)
 
-// startKeeper starts renewing every `every` until stop, the end of parent, or a loss.
+// startKeeper starts renewing every `every` (0: never) until stop, the end of parent, or a loss.
 func startKeeper(parent context.Context, validity time.Time, every time.Duration, extend extendFunc) *keeper {
 	ctx, cancel := context.WithCancelCause(parent)
 	rctx, stopRen := context.WithCancel(ctx)
@@ -45,7 +45,9 @@ func startKeeper(parent context.Context, validity time.Time, every time.Duration
 	k.validity.Store(validity.UnixNano())
 	k.mu.Lock()
 	k.expireT = time.AfterFunc(time.Until(validity), k.expired)
-	k.renewT = time.AfterFunc(every, k.renew)
+	if every > 0 { // 0: never renewed (WithoutRenewal)
+		k.renewT = time.AfterFunc(every, k.renew)
+	}
 	k.mu.Unlock()
 	return k
 }
@@ -107,7 +109,9 @@ func (k *keeper) lose(cause error) {
 func (k *keeper) stop() {
 	k.mu.Lock()
 	k.stopped = true
-	k.renewT.Stop()
+	if k.renewT != nil {
+		k.renewT.Stop()
+	}
 	k.expireT.Stop()
 	k.mu.Unlock()
 	k.stopRen()

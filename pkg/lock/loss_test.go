@@ -78,3 +78,43 @@ func TestHolderToldAtOnceWhenRenewalFails(t *testing.T) {
 		})
 	}
 }
+
+// TestWithoutRenewalLeaseRunsOut: a lease of a Locker made WithoutRenewal is never extended (the
+// key's TTL only falls), ends with ErrLost when its validity runs out, and Release says so;
+// another holder can take the key then.
+func TestWithoutRenewalLeaseRunsOut(t *testing.T) {
+	ctx := context.Background()
+	cs := testenv.Clients(testenv.StartRedisMasters(t, 3))
+	ttl := 600 * time.Millisecond
+	a := newLocker(t, cs, lock.WithTTL(ttl), lock.WithAnyTTL(), lock.WithFencing(false), lock.WithoutRenewal())
+	key := lock.Key("an-1", "zip")
+	lease, err := a.Acquire(ctx, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	valid := lease.Validity()
+	time.Sleep(ttl / 2) // past when a renewing lease would have been extended (TTL/3)
+	if pttl := cs[0].PTTL(ctx, key).Val(); pttl > ttl/2+50*time.Millisecond {
+		t.Fatalf("PTTL %v half a TTL in: the lease was extended", pttl)
+	}
+	select {
+	case <-lease.Context().Done():
+	case <-time.After(10 * ttl):
+		t.Fatal("the lease's context was not cancelled when its validity ran out")
+	}
+	if !errors.Is(lease.Err(), lock.ErrLost) || !lease.Validity().Equal(valid) {
+		t.Fatalf("lease err %v, validity %v (was %v): want ErrLost and an unmoved validity", lease.Err(), lease.Validity(), valid)
+	}
+	b := newLocker(t, cs, lock.WithTTL(ttl), lock.WithAnyTTL())
+	other, err := b.Acquire(ctx, key)
+	if err != nil {
+		t.Fatalf("another holder could not take the run-out lease's key: %v", err)
+	}
+	if err := lease.Release(ctx); !errors.Is(err, lock.ErrLost) {
+		t.Fatalf("Release of a run-out lease: %v, want ErrLost", err)
+	}
+	if v := cs[0].Get(ctx, key).Val(); v != other.Value() {
+		t.Fatalf("the run-out lease's Release removed the new holder's lock (key holds %q)", v)
+	}
+	_ = other.Release(ctx)
+}

@@ -30,6 +30,7 @@ type config struct {
 	retryDelay time.Duration
 	fencing    bool
 	renewEvery time.Duration
+	noRenewal  bool
 }
 
 func defaultConfig() config {
@@ -67,6 +68,12 @@ func WithFencing(on bool) Option { return func(c *config) { c.fencing = on } }
 // than the TTL.
 func WithRenewEvery(d time.Duration) Option { return func(c *config) { c.renewEvery = d } }
 
+// WithoutRenewal makes held leases never extended: a lease ends when its TTL runs out, as
+// redlock-rb's lock does when nothing renews it, and its Context is then cancelled with ErrLost.
+// It is for modelling such an app (osctl sandbox's redlock-nofence mode); a service that guards
+// work longer than its TTL needs renewal.
+func WithoutRenewal() Option { return func(c *config) { c.noRenewal = true } }
+
 func buildConfig(nMasters int, opts []Option) (config, error) {
 	c := defaultConfig()
 	for _, o := range opts {
@@ -86,10 +93,12 @@ func buildConfig(nMasters int, opts []Option) (config, error) {
 	if c.retryDelay < 0 {
 		return c, fmt.Errorf("lock: retry delay %v must not be negative", c.retryDelay)
 	}
-	if c.renewEvery == 0 {
+	if c.noRenewal {
+		c.renewEvery = 0 // the keeper schedules no renewal
+	} else if c.renewEvery == 0 {
 		c.renewEvery = c.ttl / 3
 	}
-	if c.renewEvery <= 0 || c.renewEvery >= c.ttl {
+	if !c.noRenewal && (c.renewEvery <= 0 || c.renewEvery >= c.ttl) {
 		return c, fmt.Errorf("lock: renewal interval %v must be positive and shorter than the TTL %v", c.renewEvery, c.ttl)
 	}
 	if c.host == "" {

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
+	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/preflight"
 )
 
@@ -40,12 +41,6 @@ func NewPodsGate(ctx context.Context, c kubernetes.Interface, ns, selector strin
 
 // Name implements Gate.
 func (g *PodsGate) Name() string { return "pods" }
-
-// badWaiting are the waiting reasons that mean a pod will not become healthy by itself.
-var badWaiting = map[string]bool{
-	"CrashLoopBackOff": true, "ImagePullBackOff": true, "ErrImagePull": true,
-	"CreateContainerConfigError": true, "CreateContainerError": true, "InvalidImageName": true, "RunContainerError": true,
-}
 
 // Check implements Gate.
 func (g *PodsGate) Check(ctx context.Context) GateResult {
@@ -83,7 +78,7 @@ func (g *PodsGate) checkPod(p *corev1.Pod) []preflight.Result {
 			rs = append(rs, preflight.Result{ID: "rollout.pods.restarts", Status: preflight.Fail, Subject: subj,
 				Message: fmt.Sprintf("container %s restarted %d times during the rollout", cs.Name, cs.RestartCount-base)})
 		}
-		if w := cs.State.Waiting; w != nil && badWaiting[w.Reason] {
+		if w := cs.State.Waiting; w != nil && k8s.FatalWaiting(w.Reason) {
 			rs = append(rs, preflight.Result{ID: "rollout.pods.crashloop", Status: preflight.Fail, Subject: subj,
 				Message: fmt.Sprintf("container %s is in %s: %s", cs.Name, w.Reason, strings.TrimSpace(w.Message))})
 		}

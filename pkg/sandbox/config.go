@@ -13,6 +13,8 @@ package sandbox
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -189,18 +191,32 @@ func orDefault[T comparable](v *T, def T) {
 	}
 }
 
+// Lockings are the locking modes, and QueueModes the queue modes, in the order they are named.
+var (
+	Lockings   = []Locking{LockingNone, LockingLocal, LockingRedlock, LockingRedlockNoFence}
+	QueueModes = []QueueMode{QueueLocal, QueueSplit, QueueShared}
+)
+
+// OneOf names the modes for a message: "a, b or c".
+func OneOf[T ~string](modes []T) string {
+	names := make([]string, len(modes))
+	for i, m := range modes {
+		names[i] = string(m)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
 // Validate checks c (after defaults) and says what is wrong in one line.
 func (c Config) Validate() error {
 	c = c.withDefaults()
-	switch c.Locking {
-	case LockingNone, LockingLocal, LockingRedlock, LockingRedlockNoFence:
-	default:
-		return fmt.Errorf("locking mode %q is not none, local, redlock or redlock-nofence", c.Locking)
+	if !slices.Contains(Lockings, c.Locking) {
+		return fmt.Errorf("locking mode %q is not %s", c.Locking, OneOf(Lockings))
 	}
-	switch c.Queue {
-	case QueueLocal, QueueShared, QueueSplit:
-	default:
-		return fmt.Errorf("queue mode %q is not local, split or shared", c.Queue)
+	if !slices.Contains(QueueModes, c.Queue) {
+		return fmt.Errorf("queue mode %q is not %s", c.Queue, OneOf(QueueModes))
 	}
 	if c.Replicas < 1 || c.Replica < 0 || c.Replica >= c.Replicas {
 		return fmt.Errorf("replica index %d must be at least 0 and below the replica count %d", c.Replica, c.Replicas)

@@ -10,12 +10,16 @@ import (
 	"time"
 )
 
+// TempPrefix starts the name of every temp file or directory a writer of the sandbox puts aside
+// before renaming it in place (--locking redlock): one left behind is what a writer killed
+// mid-write left (osctl stress --nemesis reports them).
+const TempPrefix = ".osctl-tmp-"
+
 // Names the app itself writes into judged directories (the stress detector ignores them).
 const (
 	lockFileName    = "analysis_zip.lock"
 	receiptFileName = "analysis_zip.receipt"
 	fenceFileName   = ".osctl-fence"
-	tempPrefix      = ".osctl-tmp-"
 )
 
 // layout names the paths of the state directory, as on /mnt/openstudio.

@@ -30,14 +30,19 @@ func (p pkgLeaser) acquire(ctx context.Context, key string) (lease, error) {
 }
 
 func newRedlockLeaser(cfg Config) (leaser, error) {
-	opts := []lock.Option{lock.WithTTL(cfg.LockTTL), lock.WithAnyTTL(), lock.WithFencing(true),
-		lock.WithTries(lockTries), lock.WithRetryDelay(lockRetryDelay)}
-	if cfg.Host != "" {
-		opts = append(opts, lock.WithHost(cfg.Host))
-	}
-	l, err := lock.New(cfg.Masters, opts...)
+	l, err := newLocker(cfg, lock.WithFencing(true))
 	if err != nil {
 		return nil, err
 	}
 	return pkgLeaser{l: l}, nil
+}
+
+// newLocker is the sandbox's pkg/lock Locker on cfg's masters, with its TTL, holder host and
+// acquisition pacing, and opts.
+func newLocker(cfg Config, opts ...lock.Option) (*lock.Locker, error) {
+	opts = append([]lock.Option{lock.WithTTL(cfg.LockTTL), lock.WithAnyTTL(), lock.WithTries(lockTries), lock.WithRetryDelay(lockRetryDelay)}, opts...)
+	if cfg.Host != "" {
+		opts = append(opts, lock.WithHost(cfg.Host))
+	}
+	return lock.New(cfg.Masters, opts...)
 }

@@ -2,79 +2,54 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"math/rand/v2"
 	"time"
-
-	"github.com/go-redsync/redsync/v4"
-	rsredis "github.com/go-redsync/redsync/v4/redis"
-	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
 )
 
 // redlockRbLocks are the locks of mode redlock-nofence: what a Rails app gets from redlock-rb's
-// lock_manager.lock(key, ttl) { ... } and nothing else. The lease is redlock's (the key
-// redlock:<id>:analysis_zip, the TTL, a quorum of the masters, the same acquisition pacing and
-// holder values), but it is never renewed, it carries no fencing token, and nothing tells the
-// work it guards that it ran out: a holder stalled past the TTL goes on writing after another
-// replica took the lock. The unlock is redlock-rb's compare-and-delete, which leaves a newer
-// holder's lock alone.
+// lock_manager.lock(key, ttl) and nothing else. The lease is redlock's (pkg/lock on the same
+// masters: the key redlock:<id>:analysis_zip, the TTL, a quorum, the drift, the holder values,
+// the compare-and-delete unlock that leaves a newer holder's lock alone), but it is never
+// renewed, it carries no fencing token, and nothing tells the work it guards that it ran out: a
+// holder stalled past the TTL goes on writing after another replica took the lock.
+//
+// Two things are the sandbox's, not redlock-rb's defaults: the acquisition pacing is redlock
+// mode's (lockTries, lockRetryDelay), so the two modes differ only in what the lease does once
+// held; and a lock not taken fails the request, as redlock-rb's lock! raises (an app whose block
+// went on without the lock would race more, not less).
 type redlockRbLocks struct {
-	rs   *redsync.Redsync
-	ttl  time.Duration
-	host string
+	l    *lock.Locker
 	logf func(string, ...any)
 }
 
-func newRedlockRbLocks(cfg Config) *redlockRbLocks {
-	pools := make([]rsredis.Pool, len(cfg.Masters))
-	for i, m := range cfg.Masters {
-		pools[i] = goredis.NewPool(m)
+func newRedlockRbLocks(cfg Config) (*redlockRbLocks, error) {
+	l, err := newLocker(cfg, lock.WithFencing(false), lock.WithoutRenewal())
+	if err != nil {
+		return nil, err
 	}
-	host := cfg.Host
-	if host == "" {
-		host = lock.DefaultHost()
-	}
-	return &redlockRbLocks{rs: redsync.New(pools...), ttl: cfg.LockTTL, host: host, logf: cfg.Logf}
+	return &redlockRbLocks{l: l, logf: cfg.Logf}, nil
 }
 
-// lock takes the lease; the work it guards runs on a context that its request's end does not
-// cancel either (Rails finishes an action whose client went away).
+// lock takes the lease; the work it guards runs on a context that neither the lease's end nor
+// its request's end cancels (Rails finishes an action whose client went away).
 func (l *redlockRbLocks) lock(ctx context.Context, id, what string) (context.Context, func(), error) {
 	key := lockKey(id, zipStep)
-	value := lock.NewHolder(l.host).String()
-	m := l.rs.NewMutex(key,
-		redsync.WithExpiry(l.ttl),
-		redsync.WithTries(lockTries),
-		redsync.WithRetryDelayFunc(func(int) time.Duration { return lockRetryDelay/2 + rand.N(lockRetryDelay) }),
-		redsync.WithGenValueFunc(func() (string, error) { return value, nil }),
-		redsync.WithDriftFactor(lock.DriftFactor),
-	)
-	if err := m.LockContext(ctx); err != nil {
-		if ctx.Err() != nil {
-			// An attempt in flight when ctx ended may have set the key: remove it where it
-			// still holds this value.
-			_, _ = l.unlock(m) // best effort: the acquire already failed
-		}
+	ls, err := l.l.Acquire(ctx, key)
+	if err != nil {
 		return nil, nil, fmt.Errorf("acquiring %s: %w", key, err)
 	}
 	return context.WithoutCancel(ctx), func() {
-		late := time.Since(m.Until())
-		ok, err := l.unlock(m)
+		late := time.Since(ls.Validity())
+		err := ls.Release(context.Background())
 		switch {
-		case late >= 0:
+		case late >= 0 || errors.Is(err, lock.ErrLost):
 			l.logf("LOCK EXPIRED WHILE HELD %s (%s): the %s of analysis %s went on %v past the lease's validity (redlock-nofence: no renewal, no fencing)",
-				key, value, what, id, late.Round(time.Millisecond))
-		case !ok:
-			l.logf("release of %s (%s) after %s: %v", key, value, what, err)
+				key, ls.Value(), what, id, late.Round(time.Millisecond))
+		case err != nil:
+			l.logf("release of %s (%s) after %s: %v", key, ls.Value(), what, err)
 		}
 	}, nil
-}
-
-// unlock deletes the lock where it still holds m's value, bounded in time.
-func (l *redlockRbLocks) unlock(m *redsync.Mutex) (bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
-	defer cancel()
-	return m.UnlockContext(ctx)
 }

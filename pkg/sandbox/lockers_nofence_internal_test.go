@@ -21,7 +21,14 @@ func TestRedlockRbLeaseRunsOutWhileHeld(t *testing.T) {
 	var logs []string
 	cfg := Config{Masters: masters, LockTTL: time.Second, Host: "test",
 		Logf: func(f string, a ...any) { mu.Lock(); logs = append(logs, fmt.Sprintf(f, a...)); mu.Unlock() }}
-	first, second := newRedlockRbLocks(cfg), newRedlockRbLocks(cfg)
+	first, err := newRedlockRbLocks(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := newRedlockRbLocks(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
 
 	reqCtx, endRequest := context.WithCancel(context.Background())
 	workCtx, unlockFirst, err := first.lock(reqCtx, "a1", "upload")

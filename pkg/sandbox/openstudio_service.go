@@ -40,7 +40,11 @@ func newOpenStudioService(cfg Config, now func() time.Time) (*openStudioService,
 	case LockingLocal:
 		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, locks: &processLocks{}, noRewrite: cfg.NoZipRewrite}
 	case LockingRedlockNoFence:
-		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, locks: newRedlockRbLocks(cfg), noRewrite: cfg.NoZipRewrite}
+		locks, err := newRedlockRbLocks(cfg)
+		if err != nil {
+			return nil, err
+		}
+		s.st = &plainStorage{l: l, p: p, hold: cfg.Hold, locks: locks, noRewrite: cfg.NoZipRewrite}
 	case LockingRedlock:
 		lk, err := newRedlockLeaser(cfg)
 		if err != nil {

@@ -185,7 +185,7 @@ func (s *redlockStorage) extractOnce(ctx context.Context, id, name string, token
 	if err := os.MkdirAll(parent, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(parent, tempPrefix+id+"-")
+	tmp, err := os.MkdirTemp(parent, TempPrefix+id+"-")
 	if err != nil {
 		return err
 	}
@@ -307,7 +307,7 @@ func recordFence(path string, token int64) error {
 
 // writeTemp writes body to a new .osctl-tmp-* file in dir, synced, and returns its path.
 func writeTemp(ctx context.Context, p pacer, dir string, body []byte) (string, error) {
-	f, err := os.CreateTemp(dir, tempPrefix+"*")
+	f, err := os.CreateTemp(dir, TempPrefix+"*")
 	if err != nil {
 		return "", err
 	}

@@ -100,7 +100,7 @@ func (s store) writeTemp(dir string, v any) (string, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	f, err := os.CreateTemp(dir, ".osctl-tmp-*")
+	f, err := os.CreateTemp(dir, TempPrefix+"*")
 	if err != nil {
 		return "", err
 	}

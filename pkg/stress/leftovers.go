@@ -2,15 +2,19 @@ package stress
 
 import (
 	"context"
+	"slices"
 
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // readLeftovers records in the footer what a dead holder may have left, once the state the
-// verdict judges was read: only after a run with faults, of a profile whose objects are files.
+// verdict judges was read: only after a run in which a fault was injected, of a profile whose
+// objects are files.
 func (r *runner) readLeftovers(ctx context.Context, f *history.Footer) {
-	if r.d.Leftovers == nil || len(f.Faults) == 0 || !r.cfg.Kind().Files {
+	injected := slices.ContainsFunc(f.Faults, func(f nemesis.Fault) bool { return f.Outcome == nemesis.Done })
+	if r.d.Leftovers == nil || !injected || !r.cfg.Kind().Files {
 		return
 	}
 	h := &history.History{Header: r.hdr, Records: r.rec.records()}

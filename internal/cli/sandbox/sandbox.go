@@ -111,10 +111,8 @@ func (m *modeFlags) config() sandbox.Config {
 // validate checks the flags and names the wrong one.
 func (m *modeFlags) validate() error {
 	if err := firstUsage(
-		check(!slices.Contains([]sandbox.Locking{sandbox.LockingNone, sandbox.LockingLocal, sandbox.LockingRedlock, sandbox.LockingRedlockNoFence}, m.Locking),
-			"--locking %q: use none, local, redlock or redlock-nofence", m.Locking),
-		check(m.Queue != sandbox.QueueLocal && m.Queue != sandbox.QueueSplit && m.Queue != sandbox.QueueShared,
-			"--queue %q: use local, split or shared", m.Queue),
+		check(!slices.Contains(sandbox.Lockings, m.Locking), "--locking %q: use %s", m.Locking, sandbox.OneOf(sandbox.Lockings)),
+		check(!slices.Contains(sandbox.QueueModes, m.Queue), "--queue %q: use %s", m.Queue, sandbox.OneOf(sandbox.QueueModes)),
 		check(m.MaxPool < 1, "--max-pool %d: must be at least 1", m.MaxPool),
 		check(m.MaxRequests < 0, "--max-requests %d: must be 0 (no limit) or more", m.MaxRequests),
 		check(m.MaxActive < 1, "--max-active %d: must be at least 1", m.MaxActive),

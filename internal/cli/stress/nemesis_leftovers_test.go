@@ -35,7 +35,11 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 	}
 	f := res.rep.Faults[0]
 	in := f.InFlight
-	replica := strings.Fields(f.Target)[:2] // "replica N"
+	replica := strings.Fields(f.Target) // "replica N (pid P)"
+	if len(replica) < 2 {
+		t.Fatalf("fault target %q does not name a replica", f.Target)
+	}
+	replica = replica[:2]
 	if in == nil || in.Requests == 0 || in.Ambiguous == 0 || in.Ambiguous+in.Acknowledged+in.Rejected != in.Requests ||
 		!strings.HasPrefix(in.Scope, strings.Join(replica, " ")+" (http://127.0.0.1:") || len(in.Seqs) == 0 {
 		t.Fatalf("fault %v on %s caught %+v: want requests in flight on that replica, cut off and so ambiguous", f, f.Target, in)

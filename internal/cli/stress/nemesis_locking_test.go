@@ -1,11 +1,13 @@
 package stress
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
@@ -97,13 +99,18 @@ func TestNemesisFindsTheUnfencedZombieWrite(t *testing.T) {
 	sb := fenceSandbox(t, "redlock-nofence")
 	const loads = 3
 	for i := 1; i <= loads; i++ {
+		before := len(sb.Stderr())
 		r := stress(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
 		requirePausesDone(t, r, 3)
 		if r.Code == 1 {
 			requireRaces(t, r)
 			t.Logf("load %d: %v", i, r.rep.FindingCounts)
-			if !strings.Contains(sb.Stderr(), "LOCK EXPIRED WHILE HELD") {
-				t.Errorf("a finding, but no replica said its lease expired while held:\n%s", sb.Stderr())
+			// The finding is the late write of a lease that ran out while held: one of its
+			// analyses is one a replica said so of during this load.
+			expired := expiredWhileHeld(sb.Stderr()[before:])
+			if !slices.ContainsFunc(r.rep.Findings, func(f detect.Finding) bool { return expired[f.Object] }) {
+				t.Errorf("findings on %v, but no replica said a lease of theirs expired while held in this load (expired: %v):\n%s",
+					findingObjects(r.rep.Findings), expired, sb.Stderr()[before:])
 			}
 			return
 		}
@@ -113,6 +120,28 @@ func TestNemesisFindsTheUnfencedZombieWrite(t *testing.T) {
 		t.Logf("load %d: clean (no pause landed inside an extraction)", i)
 	}
 	t.Fatalf("%d loads of three pauses past the TTL on redlock-nofence found nothing: the late writes of a paused holder went unseen", loads)
+}
+
+// expiredWhileHeld are the analyses whose lease a redlock-nofence replica said ran out while held
+// ("LOCK EXPIRED WHILE HELD ... of analysis ID went on ...") in log.
+func expiredWhileHeld(log string) map[string]bool {
+	out := map[string]bool{}
+	for _, line := range strings.Split(log, "\n") {
+		if _, rest, ok := strings.Cut(line, "LOCK EXPIRED WHILE HELD "); ok {
+			if _, rest, ok = strings.Cut(rest, " of analysis "); ok && len(strings.Fields(rest)) > 0 {
+				out[strings.Fields(rest)[0]] = true
+			}
+		}
+	}
+	return out
+}
+
+func findingObjects(fs []detect.Finding) []string {
+	out := make([]string, len(fs))
+	for i, f := range fs {
+		out[i] = f.Kind + " " + f.Object
+	}
+	return out
 }
 
 // TestNemesisKillOnAnUnlockedSandboxStillRaces: faults do not hide the races of the real app: a

@@ -25,7 +25,8 @@ type Blocked struct {
 // FaultsCaught returns the run's faults with InFlight set from the history's request times (a
 // copy: the footer's faults stay as the run wrote them), and, for each kill or pause of a replica
 // that caught requests on an analysis, how long it may have blocked the others. It is a pure
-// function of the history, so a live run and `osctl stress judge` give the same.
+// function of the history, so a live run and `osctl stress judge` give the same. A profile that
+// keeps no request records (http) gets its faults without InFlight: none were counted.
 //
 // A request is caught when it was sent before the fault hit (before a pause ended) and not
 // answered before it hit (before a pause began, or never answered), on the replica the fault hit
@@ -36,6 +37,9 @@ func FaultsCaught(h *history.History) ([]nemesis.Fault, []Blocked) {
 		return nil, nil
 	}
 	faults := append([]nemesis.Fault(nil), h.Footer.Faults...)
+	if !h.Header.Kind().Records {
+		return faults, nil // no request records kept (the http profile): nothing to count them from
+	}
 	var blocked []Blocked
 	for i := range faults {
 		f := &faults[i]

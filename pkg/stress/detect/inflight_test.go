@@ -49,6 +49,22 @@ func inflightHistory() *history.History {
 	}
 }
 
+// TestFaultsOfARunWithoutRecords: the http profile keeps no request records, so its faults come
+// back without InFlight (not a count of zero that nothing measured), and nothing is blamed.
+func TestFaultsOfARunWithoutRecords(t *testing.T) {
+	h := inflightHistory()
+	h.Header.Profile = "http"
+	faults, blocked := FaultsCaught(h)
+	if len(faults) != 4 || blocked != nil {
+		t.Fatalf("faults %+v, blocked %+v", faults, blocked)
+	}
+	for _, f := range faults {
+		if f.InFlight != nil {
+			t.Errorf("fault %v of an http run counts %+v in flight", f, f.InFlight)
+		}
+	}
+}
+
 func TestFaultsCaughtInFlight(t *testing.T) {
 	h := inflightHistory()
 	faults, blocked := FaultsCaught(h)
@@ -114,6 +130,9 @@ func TestCaughtRequestsAreNeverFindings(t *testing.T) {
 			cut = r
 			break
 		}
+	}
+	if cut == nil {
+		t.Fatal("the scenario has no ambiguous upload to cut")
 	}
 	s.h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.KillReplica, Target: "replica 0 (pid 7)", Outcome: nemesis.Done, Injected: cut.Start.Add(time.Millisecond)}}
 	faults, _ := FaultsCaught(s.h)

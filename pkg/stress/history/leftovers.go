@@ -44,8 +44,3 @@ type LeftoverLock struct {
 	Status string `json:"status"`
 	Reason string `json:"reason"`
 }
-
-// Empty says nothing was left behind and nothing failed to be read.
-func (l *Leftovers) Empty() bool {
-	return l == nil || len(l.LockFiles)+len(l.TempFiles)+len(l.RedisLocks)+len(l.Warnings) == 0
-}

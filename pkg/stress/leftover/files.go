@@ -11,13 +11,9 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/lock/files"
+	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
-
-// TempPrefix starts the name of every temp file or directory a writer puts aside before renaming
-// it in place (the sandbox's --locking redlock and osctl's own writers): one left behind is
-// what a writer killed mid-write left.
-const TempPrefix = ".osctl-tmp-"
 
 // readFiles lists, in each of dirs under root, the lock files without their receipt (stale or
 // held, with no minimum age: the run just ended) and the temp files and directories.
@@ -44,7 +40,7 @@ func readFiles(ctx context.Context, root string, dirs []string, now time.Time, l
 	sort.Slice(l.TempFiles, func(i, j int) bool { return l.TempFiles[i].Path < l.TempFiles[j].Path })
 }
 
-// temps walks dir (symbolic links not followed) for names starting with TempPrefix; a temp
+// temps walks dir (symbolic links not followed) for names starting with sandbox.TempPrefix; a temp
 // directory is listed whole, not entered.
 func temps(root, dir string, l *history.Leftovers) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -54,7 +50,7 @@ func temps(root, dir string, l *history.Leftovers) error {
 			}
 			return err
 		}
-		if !strings.HasPrefix(d.Name(), TempPrefix) {
+		if !strings.HasPrefix(d.Name(), sandbox.TempPrefix) {
 			return nil
 		}
 		info, err := d.Info()
@@ -79,14 +75,14 @@ func asides(root string, dirs []string, l *history.Leftovers) {
 		ids[parent] = append(ids[parent], filepath.Base(d))
 	}
 	for parent, bases := range ids {
-		matches, err := filepath.Glob(filepath.Join(parent, TempPrefix+"*"))
+		matches, err := filepath.Glob(filepath.Join(parent, sandbox.TempPrefix+"*"))
 		if err != nil {
 			continue
 		}
 		for _, m := range matches {
 			name := filepath.Base(m)
 			for _, b := range bases {
-				if !strings.HasPrefix(name, TempPrefix+b+"-") {
+				if !strings.HasPrefix(name, sandbox.TempPrefix+b+"-") {
 					continue
 				}
 				if info, err := os.Lstat(m); err == nil {

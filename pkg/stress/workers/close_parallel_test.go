@@ -1,6 +1,7 @@
 package workers
 
 import (
+	"encoding/json"
 	"io"
 	"sync"
 	"testing"
@@ -58,6 +59,12 @@ type slowProc struct {
 }
 
 func (p *slowProc) Write(b []byte) (int, error) {
+	// One write is one frame: only the bye waits at the barrier (the conn's pings, every
+	// PingEvery, would otherwise let a bye written alone through).
+	var f frame
+	if err := json.Unmarshal(b, &f); err != nil || f.T != tBye {
+		return len(b), nil
+	}
 	p.bye.arrive(p.i, p.giveUp)
 	p.once.Do(func() { close(p.done) }) // the worker ends after its bye
 	return len(b), nil
@@ -74,15 +81,15 @@ func (p *slowProc) Close() {
 
 // TestFleetCloseEndsWorkersInParallel: N workers whose bye and close each block until all N are
 // at the same step. Closed one after another, the first would wait for the others forever (here
-// it gives up after a minute and the test fails); closed in parallel, Close takes one worker's
-// time. The test's own deadline fails it rather than hang.
+// it gives up after 10 s and the test fails); closed in parallel, Close takes one worker's time.
+// The test's own deadline fails it rather than hang.
 func TestFleetCloseEndsWorkersInParallel(t *testing.T) {
 	const n = 4
 	bye, closed := newBarrier(n), newBarrier(n)
 	f := &Fleet{}
 	for i := range n {
 		r, w := io.Pipe()
-		f.conns = append(f.conns, newConn(i, "", &slowProc{i: i, bye: bye, closed: closed, giveUp: time.Minute, stdout: r, w: w, done: make(chan struct{})}, time.Now))
+		f.conns = append(f.conns, newConn(i, "", &slowProc{i: i, bye: bye, closed: closed, giveUp: 10 * time.Second, stdout: r, w: w, done: make(chan struct{})}, time.Now))
 	}
 	ended := make(chan struct{})
 	go func() {

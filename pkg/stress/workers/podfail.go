@@ -25,17 +25,18 @@ func (e *PodFailedError) Error() string {
 
 func (e *PodFailedError) Unwrap() error { return e.PodFailedError }
 
-// hint says what to do about the pod's reason.
+// hint says what to do about the pod's reason. The run deletes the Job and its pods on the way
+// out, so the hint does not send one to them.
 func (e *PodFailedError) hint() string {
-	switch e.Reason {
-	case "ImagePullBackOff", "ErrImagePull", "InvalidImageName", "ErrImageNeverPull":
+	switch {
+	case k8s.ImageReason(e.Reason):
 		return "pass {Workers.Image} with an image the nodes can pull that holds this osctl, and {Workers.PullSecrets} when its registry needs one"
-	case "Unschedulable":
-		return "no node takes the worker pods: check {Workers.NodeSelector}, {Workers.Tolerations} and {Workers.Resources} against the nodes (kubectl describe pod " + e.Pod + " -n " + e.Namespace + ")"
-	case "CreateContainerConfigError", "CreateContainerError", "RunContainerError":
-		return "kubectl describe pod " + e.Pod + " -n " + e.Namespace + " says more"
+	case e.Reason == "Unschedulable":
+		return "no node takes the worker pods: check {Workers.NodeSelector}, {Workers.Tolerations} and {Workers.Resources} against the nodes (kubectl describe nodes)"
+	case e.Reason == "CreateContainerConfigError" || e.Reason == "CreateContainerError" || e.Reason == "RunContainerError":
+		return "the kubelet could not start the worker's container: check {Workers.PullSecrets} and {Workers.Resources}, and the namespace " + e.Namespace + "'s events (kubectl get events -n " + e.Namespace + ")"
 	}
-	return "kubectl logs " + e.Pod + " -n " + e.Namespace + " and kubectl describe pod " + e.Pod + " say why"
+	return "the worker's command failed in its image: check that {Workers.Image} holds this version's osctl on its PATH (the pod runs osctl stress worker), and the namespace " + e.Namespace + "'s events (kubectl get events -n " + e.Namespace + ")"
 }
 
 // podFailed makes a k8s.PodFailedError a worker's; other errors are returned as they are.

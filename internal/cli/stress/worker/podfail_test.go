@@ -198,7 +198,7 @@ func TestWorkerPodCrashFailsFast(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
 	flags, failedAt := w.fakeKubelet(t, crashed)
-	ended := w.failsFast(t, flags, ": Error: container worker exited 2", "kubectl logs ")
+	ended := w.failsFast(t, flags, ": Error: container worker exited 2", "the worker's command failed in its image: check that --worker-image holds")
 	t.Logf("the error came %s after the kubelet reported the container's exit", ended.Sub(failedAt()).Round(100*time.Millisecond))
 }
 
