@@ -144,7 +144,7 @@ func TestRubyCrashLeavesAnExpiringLock(t *testing.T) {
 	rb := startDriver(t, "hold", "OSCTL_URLS="+strings.Join(urls, ","), "KEY="+key, "TTL=5")
 	value := rb.waitFor("held", 30*time.Second).str("value")
 
-	if err := syscall.Kill(rb.cmd.Process.Pid, syscall.SIGKILL); err != nil {
+	if err := syscall.Kill(rb.g.Pid(), syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	rb.exitCode(10 * time.Second)

@@ -22,6 +22,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
@@ -84,11 +85,10 @@ func (e event) num(k string) int64 {
 // rubyProc is one running `ruby driver.rb CMD`.
 type rubyProc struct {
 	t      *testing.T
-	cmd    *exec.Cmd
+	g      *proc.Group
 	stdin  io.WriteCloser
 	events chan event
 	stderr *testenv.LockedBuffer
-	done   chan struct{}
 }
 
 // startDriver starts driver.rb with cmd and env; it is killed when the test ends.
@@ -97,7 +97,6 @@ func startDriver(t *testing.T, cmd string, env ...string) *rubyProc {
 	ruby := requireRuby(t)
 	c := exec.Command(ruby, filepath.Join("testdata", "driver.rb"), cmd)
 	c.Env = append(os.Environ(), env...)
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdin, err := c.StdinPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -106,9 +105,9 @@ func startDriver(t *testing.T, cmd string, env ...string) *rubyProc {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &rubyProc{t: t, cmd: c, stdin: stdin, events: make(chan event, 4096), stderr: &testenv.LockedBuffer{}, done: make(chan struct{})}
+	p := &rubyProc{t: t, stdin: stdin, events: make(chan event, 4096), stderr: &testenv.LockedBuffer{}}
 	c.Stderr = p.stderr
-	if err := c.Start(); err != nil {
+	if p.g, err = proc.Start(c, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	go func() {
@@ -123,10 +122,8 @@ func startDriver(t *testing.T, cmd string, env ...string) *rubyProc {
 			p.events <- e
 		}
 	}()
-	go func() { _ = c.Wait(); close(p.done) }()
 	t.Cleanup(func() {
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
-		<-p.done
+		p.g.Kill()
 		if t.Failed() {
 			t.Logf("driver.rb %s stderr:\n%s", cmd, p.stderr.String())
 		}
@@ -163,11 +160,11 @@ func (p *rubyProc) waitFor(name string, timeout time.Duration) event {
 func (p *rubyProc) exitCode(timeout time.Duration) int {
 	p.t.Helper()
 	select {
-	case <-p.done:
+	case <-p.g.Done():
 	case <-time.After(timeout):
 		p.t.Fatalf("driver.rb still running after %v", timeout)
 	}
-	return p.cmd.ProcessState.ExitCode()
+	return p.g.Cmd.ProcessState.ExitCode()
 }
 
 // runRuby runs ruby with args to completion (bounded) and returns its combined output.

@@ -27,6 +27,7 @@ import (
 
 	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/redisproc"
 )
 
@@ -73,12 +74,7 @@ type Kube struct {
 	Clients    *k8s.Clients
 
 	mu    sync.Mutex
-	procs []kubeProc
-}
-
-type kubeProc struct {
-	cmd  *exec.Cmd
-	done chan struct{}
+	procs []*proc.Group
 }
 
 var (
@@ -321,15 +317,14 @@ func (k *Kube) start(name string, env []string, bin string, args ...string) erro
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(append(os.Environ(), "HOME="+filepath.Join(k.Dir, "home")), env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
 		logf.Close()
 		return fmt.Errorf("starting %s: %w", name, err)
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); logf.Close(); close(done) }()
+	go func() { <-g.Done(); logf.Close() }()
 	k.mu.Lock()
-	k.procs = append(k.procs, kubeProc{cmd: cmd, done: done})
+	k.procs = append(k.procs, g)
 	k.mu.Unlock()
 	return nil
 }
@@ -341,11 +336,11 @@ func (k *Kube) Stop() {
 	k.procs = nil
 	k.mu.Unlock()
 	for i := len(procs) - 1; i >= 0; i-- {
-		_ = procs[i].cmd.Process.Signal(syscall.SIGKILL)
+		_ = procs[i].Cmd.Process.Signal(syscall.SIGKILL)
 	}
 	for _, p := range procs {
 		select {
-		case <-p.done:
+		case <-p.Done():
 		case <-time.After(10 * time.Second):
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 // UMLModules is where Debian's user-mode-linux package keeps the UML kernel's modules.
@@ -100,23 +102,20 @@ func RunUMLNFS(t testing.TB, program string, timeout time.Duration) *UMLRun {
 	cmd.Stdout, cmd.Stderr = console, console
 	// UML maps its memory from a file in TMPDIR, which must allow exec.
 	cmd.Env = append(os.Environ(), "TMPDIR="+umlTmpDir(filepath.Join(dir, "tmp")))
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
 		t.Fatalf("starting linux.uml: %v", err)
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
 	select {
-	case <-done:
+	case <-g.Done():
 	case <-ctx.Done():
 		// Kill the process group this harness started (UML runs one host process per guest
 		// address space), by its pid.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-		<-done
+		g.Kill()
 		t.Fatalf("UML did not power off within %v; init log:\n%s\nconsole:\n%s", timeout, readTail(filepath.Join(dir, "out", "init.log")), readTail(console.Name()))
 	}
 	// Stray guest processes (if any) belong to our process group.
-	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	_ = g.Signal(syscall.SIGKILL)
 	run := &UMLRun{OutDir: filepath.Join(dir, "out"), Boot: time.Since(start)}
 	if why := umlHostUnsupported(readAll(console.Name())); why != "" {
 		t.Skipf("SKIPPED, THIS HOST CANNOT RUN THE UML NFS LAB: %s; nothing ran, so nothing was checked", why)

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 // InstallHint is the one command that installs redis-server on Debian.
@@ -47,8 +49,7 @@ type Server struct {
 	Addr string // 127.0.0.1:PORT
 	Port int
 	opts Options
-	cmd  *exec.Cmd
-	done chan struct{}
+	g    *proc.Group
 }
 
 // Path returns redis-server's path or ErrNotInstalled.
@@ -116,12 +117,11 @@ func start(ctx context.Context, bin string, o Options, port int) (*Server, error
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdin = strings.NewReader(conf)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
 		return nil, fmt.Errorf("starting redis-server: %v", err)
 	}
-	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), Port: port, opts: o, cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(s.done) }()
+	s := &Server{Addr: fmt.Sprintf("127.0.0.1:%d", port), Port: port, opts: o, g: g}
 	c := redis.NewClient(&redis.Options{Addr: s.Addr, Password: o.Password, DialTimeout: 200 * time.Millisecond, MaxRetries: -1})
 	defer c.Close()
 	deadline := time.Now().Add(10 * time.Second)
@@ -130,7 +130,7 @@ func start(ctx context.Context, bin string, o Options, port int) (*Server, error
 			return s, nil
 		}
 		select {
-		case <-s.done:
+		case <-g.Done():
 			log, _ := os.ReadFile(filepath.Join(o.Dir, fmt.Sprintf("redis-%d.log", port)))
 			return nil, fmt.Errorf("redis-server on port %d exited at start: %s", port, lastLine(log))
 		case <-ctx.Done():
@@ -166,38 +166,16 @@ func (s *Server) URL() string {
 }
 
 // Pid returns the server's process id.
-func (s *Server) Pid() int { return s.cmd.Process.Pid }
+func (s *Server) Pid() int { return s.g.Pid() }
 
 // Alive reports whether the process is still running.
-func (s *Server) Alive() bool {
-	select {
-	case <-s.done:
-		return false
-	default:
-		return true
-	}
-}
+func (s *Server) Alive() bool { return !s.g.Exited() }
 
 // Kill ends the server at once with SIGKILL (a crash) and waits for it.
-func (s *Server) Kill() {
-	if s.Alive() {
-		_ = s.cmd.Process.Signal(syscall.SIGKILL)
-	}
-	<-s.done
-}
+func (s *Server) Kill() { s.g.Kill() }
 
 // Stop asks the server to shut down (SIGTERM) and waits up to 5 s before killing it.
-func (s *Server) Stop() {
-	if !s.Alive() {
-		return
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-s.done:
-	case <-time.After(5 * time.Second):
-		s.Kill()
-	}
-}
+func (s *Server) Stop() { s.g.Stop(5 * time.Second) }
 
 // Restart starts a stopped or killed server again on the same port with the same options.
 func (s *Server) Restart(ctx context.Context) error {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/redact"
 )
 
@@ -30,20 +31,17 @@ func (g *CmdGate) Check(ctx context.Context) GateResult {
 	cmd := exec.Command("sh", "-c", g.Command)
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.Env = append(cmd.Environ(), g.Env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	pg, err := proc.Start(cmd, 0)
+	if err != nil {
 		return GateResult{Status: preflight.Fail, Message: "could not start the command: " + err.Error()}
 	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	var err error
 	select {
-	case err = <-done:
+	case <-pg.Done():
+		err = pg.Err()
 	case <-ctx.Done():
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = pg.Signal(syscall.SIGKILL)
 		select {
-		case werr := <-done:
-			_ = werr // killed: its exit status says nothing more
+		case <-pg.Done(): // killed: its exit status says nothing more
 		case <-time.After(5 * time.Second):
 		}
 		return GateResult{Status: preflight.Fail, Message: "the command did not finish: " + context.Cause(ctx).Error() + tailOf(out.String())}

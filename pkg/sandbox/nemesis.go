@@ -5,12 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
-	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"syscall"
 
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
@@ -95,14 +93,11 @@ func (s *Nemesis) Inject(f nemesis.Fault) (string, func() error, error) {
 
 // childOf checks, in /proc, that pid's parent is parent.
 func childOf(pid, parent int) error {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := proc.Stat(pid)
 	if err != nil {
-		return fmt.Errorf("process %d is gone", pid)
+		return err
 	}
-	// pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after the last ')'.
-	s := string(b)
-	fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	if len(fields) < 2 || fields[1] != strconv.Itoa(parent) {
+	if st.PPid != parent {
 		return fmt.Errorf("process %d is not the sandbox's (its parent is not %d): not signalled", pid, parent)
 	}
 	return nil

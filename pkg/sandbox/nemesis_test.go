@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
@@ -46,12 +47,11 @@ func writeProcesses(t *testing.T, p sandbox.Processes) string {
 }
 
 func procState(pid int) string {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	st, err := proc.Stat(pid)
 	if err != nil {
 		return "gone"
 	}
-	s := string(b)
-	return strings.Fields(s[strings.LastIndexByte(s, ')')+1:])[0]
+	return st.State
 }
 
 // TestRunKillsAndPausesRealProcesses: a kill ends a replica process, a pause stops one for FOR

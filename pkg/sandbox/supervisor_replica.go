@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 // replicaListenFD is the file descriptor of a replica's inherited listening socket.
@@ -22,24 +24,15 @@ type replicaProc struct {
 	url   string
 	// lf is the replica's listening socket, kept open so that a replica started again serves on
 	// the same port (connections wait in its backlog meanwhile); closed by Stop.
-	lf   *os.File
-	cmd  *exec.Cmd
-	done chan struct{}
-	err  error // cmd.Wait's, once done is closed
+	lf *os.File
+	*proc.Group
 }
 
 func (r *replicaProc) process() Process {
-	return Process{Kind: "replica", Index: r.index, Addr: r.url, Pid: r.cmd.Process.Pid}
+	return Process{Kind: "replica", Index: r.index, Addr: r.url, Pid: r.Pid()}
 }
 
-func (r *replicaProc) alive() bool {
-	select {
-	case <-r.done:
-		return false
-	default:
-		return true
-	}
-}
+func (r *replicaProc) alive() bool { return !r.Exited() }
 
 // startReplica opens replica i's listening socket here (so its port is known and never raced
 // for) and starts the replica's command on it.
@@ -76,13 +69,11 @@ func (s *Supervisor) spawnReplica(i int, url string, lf *os.File) (*replicaProc,
 	if cmd.Stderr == nil {
 		cmd.Stderr = c.Output
 	}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
 		return nil, fmt.Errorf("starting replica %d: %v", i, err)
 	}
-	r := &replicaProc{index: i, url: url, lf: lf, cmd: cmd, done: make(chan struct{})}
-	go func() { r.err = cmd.Wait(); close(r.done) }()
-	return r, nil
+	return &replicaProc{index: i, url: url, lf: lf, Group: g}, nil
 }
 
 func (s *Supervisor) replicaCommand(spec ReplicaSpec) *exec.Cmd {
@@ -105,8 +96,8 @@ func (s *Supervisor) waitReady(ctx context.Context) error {
 	for _, r := range s.replicas {
 		for {
 			select {
-			case <-r.done:
-				return &ExitError{Process: r.process(), AtStart: true, Err: r.err}
+			case <-r.Done():
+				return &ExitError{Process: r.process(), AtStart: true, Err: r.Err()}
 			case <-ctx.Done():
 				return ctx.Err()
 			default:
@@ -142,7 +133,7 @@ func statusOK(ctx context.Context, c *http.Client, base string) bool {
 func stopReplicas(replicas []*replicaProc, grace time.Duration) {
 	for _, r := range replicas {
 		if r.alive() {
-			_ = r.cmd.Process.Signal(syscall.SIGTERM)
+			_ = r.Cmd.Process.Signal(syscall.SIGTERM)
 		}
 	}
 	deadline := time.NewTimer(grace)
@@ -151,15 +142,15 @@ func stopReplicas(replicas []*replicaProc, grace time.Duration) {
 	for _, r := range replicas {
 		if !expired {
 			select {
-			case <-r.done:
+			case <-r.Done():
 				continue
 			case <-deadline.C:
 				expired = true
 			}
 		}
 		if r.alive() {
-			_ = r.cmd.Process.Kill()
+			_ = r.Cmd.Process.Kill()
 		}
-		<-r.done
+		<-r.Done()
 	}
 }

@@ -51,8 +51,8 @@ func ReadProcesses(dir string) (Processes, error) {
 // watchReplica waits for replica r to end; with Restart it starts it again on its socket.
 func (s *Supervisor) watchReplica(r *replicaProc) {
 	for {
-		<-r.done
-		why := &ExitError{Process: r.process(), Err: r.err}
+		<-r.Done()
+		why := &ExitError{Process: r.process(), Err: r.Err()}
 		if !s.cfg.Restart || !s.mayRestart() {
 			s.end(why)
 			return
@@ -76,7 +76,7 @@ func (s *Supervisor) watchReplica(r *replicaProc) {
 			s.end(why)
 			return
 		}
-		s.cfg.Logf("%v; started it again on %s (pid %d)", why, nr.url, nr.cmd.Process.Pid)
+		s.cfg.Logf("%v; started it again on %s (pid %d)", why, nr.url, nr.Pid())
 		s.writeProcesses()
 		r = nr
 	}

@@ -15,54 +15,11 @@ set -euo pipefail
 SMALL=${SMALL:-100000}
 LARGE=${LARGE:-1000000}
 CONC=${CONC:-100}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d /tmp/osctl-bench-mem.XXXXXX)
-server_pid=""
-cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-say() { printf '%s\n' "$*" >&2; }
-
-if [[ -z ${OSCTL:-} ]]; then
-	OSCTL=$work/osctl
-	(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$OSCTL" ./cmd/osctl)
-fi
-
-mkdir -p "$work/server"
-cat >"$work/server/main.go" <<'GO'
-// Command server answers every request with a small 200.
-package main
-
-import (
-	"fmt"
-	"net"
-	"net/http"
-	"os"
-)
-
-func main() {
-	body := []byte("ok\n")
-	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		w.Header().Set("Content-Type", "text/plain")
-		_, _ = w.Write(body)
-	})}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Println(ln.Addr().String())
-	_ = srv.Serve(ln)
-}
-GO
-printf 'module benchserver\n\ngo 1.22\n' >"$work/server/go.mod"
-(cd "$work/server" && GOFLAGS= CGO_ENABLED=0 go build -o server .)
-"$work/server/server" >"$work/addr" &
-server_pid=$!
-for _ in $(seq 50); do [[ -s $work/addr ]] && break; sleep 0.1; done
-url="http://$(cat "$work/addr")/"
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+bench_init mem
+bench_osctl
+bench_server
 say "server $url (pid $server_pid)"
 
 # measure NAME CMD...: runs CMD under /usr/bin/time, keeps its peak RSS (MB) and wall time (s).

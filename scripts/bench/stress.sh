@@ -7,6 +7,7 @@
 #
 #   scripts/bench/stress.sh                 # 3 rounds, 5 s at c=200, 10 s at c=10000
 #   ROUNDS=5 DUR_HIGH=15 scripts/bench/stress.sh
+#   OSCTL=/path/to/osctl scripts/bench/stress.sh   # measure another build
 #
 # Targets: osctl >= 1.0x bombardier and >= 0.8x wrk in requests/s at c=10000; osctl peak RSS
 # <= 250 MB at c=10000; new connections <= 1.05x the concurrency; judging 10k analyses <= 2 s.
@@ -23,16 +24,9 @@ HEY_VERSION=v0.1.4
 VEGETA_VERSION=v12.12.0
 BOMBARDIER_VERSION=v1.2.6
 
-root=$(cd "$(dirname "$0")/../.." && pwd)
-work=$(mktemp -d /tmp/osctl-bench-stress.XXXXXX)
-server_pid=""
-cleanup() {
-	if [[ -n $server_pid ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
-	rm -rf "$work"
-}
-trap cleanup EXIT
-
-say() { printf '%s\n' "$*" >&2; }
+# shellcheck source=lib/common.sh
+source "$(dirname "$0")/lib/common.sh"
+bench_init stress
 
 # --- anchors -------------------------------------------------------------------------------
 install_tool() { # name module version
@@ -49,65 +43,11 @@ command -v wrk >/dev/null || { say "wrk is missing: apt-get install wrk"; exit 2
 HEY=$(install_tool hey github.com/rakyll/hey $HEY_VERSION)
 VEGETA=$(install_tool vegeta github.com/tsenart/vegeta/v12 $VEGETA_VERSION)
 BOMBARDIER=$(install_tool bombardier github.com/codesenberg/bombardier $BOMBARDIER_VERSION)
-OSCTL=$work/osctl
-(cd "$root" && CGO_ENABLED=0 go build -trimpath -o "$OSCTL" ./cmd/osctl)
+bench_osctl
 
 # --- the counting server ---------------------------------------------------------------------
-mkdir -p "$work/server"
-cat >"$work/server/main.go" <<'EOF'
-// Command server answers every request with a small 200 and counts, server-side, the requests
-// and the new connections; GET /__stats returns both (and is not counted).
-package main
-
-import (
-	"encoding/json"
-	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"sync/atomic"
-)
-
-func main() {
-	var reqs, conns atomic.Int64
-	body := []byte("ok\n")
-	srv := &http.Server{
-		Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			if r.URL.Path == "/__stats" {
-				_ = json.NewEncoder(w).Encode(map[string]int64{"requests": reqs.Load(), "conns": conns.Load()})
-				return
-			}
-			reqs.Add(1)
-			w.Header().Set("Content-Type", "text/plain")
-			_, _ = w.Write(body)
-		}),
-		ConnState: func(_ net.Conn, s http.ConnState) {
-			if s == http.StateNew {
-				conns.Add(1)
-			}
-		},
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	fmt.Println(ln.Addr().String())
-	_ = srv.Serve(ln)
-}
-EOF
-(cd "$work/server" && cat >go.mod <<'EOF'
-module benchserver
-
-go 1.22
-EOF
-GOFLAGS= CGO_ENABLED=0 go build -o server .)
 ulimit -n "$(ulimit -Hn)"
-"$work/server/server" >"$work/addr" &
-server_pid=$!
-for _ in $(seq 50); do [[ -s $work/addr ]] && break; sleep 0.1; done
-addr=$(cat "$work/addr")
-url="http://$addr/"
+bench_server
 say "server $url (pid $server_pid), open files limit $(ulimit -n)"
 
 stats() { curl -s "http://$addr/__stats"; }

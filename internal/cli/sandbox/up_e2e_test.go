@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 func TestMain(m *testing.M) {
@@ -40,38 +40,11 @@ func replicaPids(t *testing.T, pid int) []int {
 // children returns the pids of the processes whose parent is pid (from /proc).
 func children(t *testing.T, pid int) []int {
 	t.Helper()
-	ents, err := os.ReadDir("/proc")
+	kids, err := proc.Children(pid)
 	if err != nil {
 		t.Skipf("no /proc: %v", err)
 	}
-	var out []int
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid ...: comm may hold spaces, so split after the last ')'.
-		s := string(b)
-		fields := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-		if len(fields) > 1 && fields[1] == strconv.Itoa(pid) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-func alive(pid int) bool {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	s := string(b)
-	f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-	return len(f) > 0 && f[0] != "Z"
+	return kids
 }
 
 func TestUpStopsEverythingOnInterrupt(t *testing.T) {
@@ -90,7 +63,7 @@ func TestUpStopsEverythingOnInterrupt(t *testing.T) {
 		t.Errorf("up exited with %v after SIGINT, want 0", err)
 	}
 	for _, pid := range kids {
-		if alive(pid) {
+		if proc.Alive(pid) {
 			t.Errorf("process %d still running after up stopped", pid)
 		}
 	}
@@ -147,7 +120,7 @@ func TestUpExitsWhenAReplicaDies(t *testing.T) {
 	if !strings.Contains(sb.Stderr(), "exited") || !strings.Contains(sb.Stderr(), "stopped the sandbox") {
 		t.Errorf("up did not say a replica died:\n%s", sb.Stderr())
 	}
-	if alive(kids[0]) {
+	if proc.Alive(kids[0]) {
 		t.Errorf("the other replica (pid %d) is still running", kids[0])
 	}
 }
@@ -243,5 +216,5 @@ func TestSecondInterruptExitsAt130(t *testing.T) {
 	if strings.Contains(errOut, "stopped 1 replica(s)") {
 		t.Errorf("up finished its graceful stop: the second SIGINT did not exit at once:\n%s", errOut)
 	}
-	testenv.WaitFor(t, 30*time.Second, "the replica to die with up", func() (bool, error) { return !alive(kids[0]), nil })
+	testenv.WaitFor(t, 30*time.Second, "the replica to die with up", func() (bool, error) { return !proc.Alive(kids[0]), nil })
 }

@@ -22,6 +22,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 // Python is the interpreter the service runs under: Debian's, whose dist-packages hold the
@@ -73,8 +75,7 @@ type Service struct {
 	StateDir string
 	// Logs are the replicas' stdout and stderr files.
 	Logs  []string
-	procs []*exec.Cmd
-	dones []chan struct{}
+	procs []*proc.Group
 }
 
 // Up builds the fakes, seeds what a working cluster has, and starts the replicas; it returns
@@ -228,13 +229,11 @@ func (s *Service) startReplica(o Options, bin string, i int) error {
 	cmd.Stdout, cmd.Stderr = logf, logf
 	// Its own process group (Close signals it and the fake calls it has running), ended with the
 	// test binary.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
 		return fmt.Errorf("starting replica %d: %v", i, err)
 	}
-	done := make(chan struct{})
-	go func() { _ = cmd.Wait(); close(done) }()
-	s.procs, s.dones, s.Logs = append(s.procs, cmd), append(s.dones, done), append(s.Logs, logPath)
+	s.procs, s.Logs = append(s.procs, g), append(s.Logs, logPath)
 	s.Replicas = append(s.Replicas, "http://"+ln.Addr().String())
 	return nil
 }
@@ -245,7 +244,7 @@ func (s *Service) waitHealthy(ctx context.Context, timeout time.Duration) error 
 	for i, u := range s.Replicas {
 		for {
 			select {
-			case <-s.dones[i]:
+			case <-s.procs[i].Done():
 				b, _ := os.ReadFile(s.Logs[i])
 				return fmt.Errorf("replica %d exited before it answered /healthz:\n%s", i, b)
 			default:
@@ -272,18 +271,7 @@ func (s *Service) waitHealthy(ctx context.Context, timeout time.Duration) error 
 // (JobTmpDirs). It waits for them and is safe to call more than once.
 func (s *Service) Close() {
 	defer JobTmpDirs(s.StateDir)
-	for i, c := range s.procs {
-		select {
-		case <-s.dones[i]:
-			continue
-		default:
-		}
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-s.dones[i]:
-		case <-time.After(5 * time.Second):
-			_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
-			<-s.dones[i]
-		}
+	for _, g := range s.procs {
+		g.Stop(5 * time.Second)
 	}
 }

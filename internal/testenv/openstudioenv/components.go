@@ -89,7 +89,7 @@ func (s *Server) startStores(ctx context.Context) error {
 			c.Close()
 			return nil
 		}
-		if p.exited() || time.Now().After(end) {
+		if p.Exited() || time.Now().After(end) {
 			return fmt.Errorf("FerretDB did not listen on %s:\n%s", s.Mongo, p.tail())
 		}
 	}
@@ -120,11 +120,11 @@ func (s *Server) rake(name string, task string) error {
 		return err
 	}
 	select {
-	case <-p.done:
+	case <-p.Done():
 	case <-time.After(3 * time.Minute):
 		_ = p.stop(5 * time.Second)
 	}
-	if code := p.cmd.ProcessState.ExitCode(); code != 0 {
+	if code := p.Cmd.ProcessState.ExitCode(); code != 0 {
 		return fmt.Errorf("rake %s exited %d:\n%s", task, code, p.tail())
 	}
 	return nil
@@ -202,7 +202,7 @@ func (s *Server) waitReady(ctx context.Context, timeout time.Duration) error {
 	hc := &http.Client{Timeout: 10 * time.Second}
 	for {
 		for _, p := range s.procs {
-			if p.exited() {
+			if p.Exited() {
 				return fmt.Errorf("%s exited while booting:\n%s", p.name, p.tail())
 			}
 		}

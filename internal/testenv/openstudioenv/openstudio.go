@@ -61,7 +61,7 @@ type Server struct {
 	app    string
 	tmp    string
 	ports  []int
-	procs  []*proc
+	procs  []*component
 	stopFn []func() error
 }
 

@@ -10,14 +10,15 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/osctl/osctl/pkg/proc"
 )
 
-// proc is one process this environment started, stopped by its pid.
-type proc struct {
+// component is one process this environment started, stopped by its pid.
+type component struct {
 	name string
 	log  string // its stdout and stderr
-	cmd  *exec.Cmd
-	done chan struct{}
+	*proc.Group
 	// pidFile, when set, names a daemon the process started (Passenger's watchdog): it is
 	// stopped by the pid in that file, should it outlive the process.
 	pidFile string
@@ -26,7 +27,7 @@ type proc struct {
 // startProc starts argv in dir with env, under upstream's `umask 0000` (docker/server's
 // rails-entrypoint.sh), in a process group of its own (so a Ctrl-C of the harness reaches it
 // only through Stop), writing its output to logDir/name.log.
-func startProc(name, dir, logDir string, env []string, argv ...string) (*proc, error) {
+func startProc(name, dir, logDir string, env []string, argv ...string) (*component, error) {
 	log := filepath.Join(logDir, name+".log")
 	f, err := os.OpenFile(log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
@@ -37,37 +38,25 @@ func startProc(name, dir, logDir string, env []string, argv ...string) (*proc, e
 	cmd.Dir, cmd.Env, cmd.Stdout, cmd.Stderr = dir, env, f, f
 	// SIGTERM if this process dies without stopping it (a test binary killed): Passenger and the
 	// Resque workers then stop their own children.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
-	if err := cmd.Start(); err != nil {
+	g, err := proc.Start(cmd, syscall.SIGTERM)
+	if err != nil {
 		return nil, fmt.Errorf("starting %s (%s): %v", name, argv[0], err)
 	}
-	p := &proc{name: name, log: log, cmd: cmd, done: make(chan struct{})}
-	go func() { _ = cmd.Wait(); close(p.done) }()
-	return p, nil
-}
-
-// exited reports whether the process has ended.
-func (p *proc) exited() bool {
-	select {
-	case <-p.done:
-		return true
-	default:
-		return false
-	}
+	return &component{name: name, log: log, Group: g}, nil
 }
 
 // stop sends SIGTERM to the process's pid, waits up to grace, then SIGKILLs it; then does the
 // same for the daemon named by pidFile if it is still alive.
-func (p *proc) stop(grace time.Duration) error {
+func (p *component) stop(grace time.Duration) error {
 	var errs []error
-	if !p.exited() {
-		_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	if !p.Exited() {
+		_ = p.Cmd.Process.Signal(syscall.SIGTERM)
 		select {
-		case <-p.done:
+		case <-p.Done():
 		case <-time.After(grace):
-			_ = p.cmd.Process.Kill()
-			<-p.done
-			errs = append(errs, fmt.Errorf("%s (pid %d) ignored SIGTERM for %s and was killed", p.name, p.cmd.Process.Pid, grace))
+			_ = p.Cmd.Process.Kill()
+			<-p.Done()
+			errs = append(errs, fmt.Errorf("%s (pid %d) ignored SIGTERM for %s and was killed", p.name, p.Pid(), grace))
 		}
 	}
 	if p.pidFile != "" {
@@ -102,7 +91,7 @@ func stopPidFile(path string, grace time.Duration) error {
 }
 
 // tail returns the last lines of the process's log, for an error.
-func (p *proc) tail() string {
+func (p *component) tail() string {
 	b, _ := os.ReadFile(p.log)
 	return lastLines(string(b), 20)
 }

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
 
@@ -24,10 +25,8 @@ type Sandbox struct {
 	sandbox.UpResult
 
 	t        testing.TB
-	cmd      *exec.Cmd
+	g        *proc.Group
 	stderr   *testenv.LockedBuffer
-	done     chan struct{}
-	waitErr  error
 	stopOnce sync.Once
 }
 
@@ -48,16 +47,15 @@ func Start(t testing.TB, args ...string) *Sandbox {
 		args = append(args, "--dir", t.TempDir())
 	}
 	cmd := exec.Command(bin, append([]string{"sandbox", "up"}, args...)...)
-	// up puts its replicas in their own process groups; a new group for up too keeps a test's
-	// Ctrl-C from racing with Stop, and Pdeathsig ends up if the test binary dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatalf("sandbox: %v", err)
 	}
-	s := &Sandbox{t: t, cmd: cmd, stderr: &testenv.LockedBuffer{}, done: make(chan struct{})}
+	s := &Sandbox{t: t, stderr: &testenv.LockedBuffer{}}
 	cmd.Stderr = s.stderr
-	if err := cmd.Start(); err != nil {
+	// up puts its replicas in their own process groups; a new group for up too keeps a test's
+	// Ctrl-C from racing with Stop, and Pdeathsig ends up if the test binary dies.
+	if s.g, err = proc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatalf("starting osctl sandbox up: %v", err)
 	}
 	lines := make(chan string, 1)
@@ -67,7 +65,6 @@ func Start(t testing.TB, args ...string) *Sandbox {
 		lines <- line
 		_, _ = io.Copy(io.Discard, r)
 	}()
-	go func() { s.waitErr = cmd.Wait(); close(s.done) }()
 	t.Cleanup(func() {
 		s.Stop()
 		if t.Failed() {
@@ -77,8 +74,8 @@ func Start(t testing.TB, args ...string) *Sandbox {
 	select {
 	case line := <-lines:
 		if strings.TrimSpace(line) == "" {
-			<-s.done
-			t.Fatalf("osctl sandbox up %s exited without its JSON line (%v):\n%s", strings.Join(args, " "), s.waitErr, s.Stderr())
+			<-s.g.Done()
+			t.Fatalf("osctl sandbox up %s exited without its JSON line (%v):\n%s", strings.Join(args, " "), s.g.Err(), s.Stderr())
 		}
 		if err := json.Unmarshal([]byte(line), s); err != nil {
 			t.Fatalf("osctl sandbox up printed %q: %v", line, err)
@@ -97,17 +94,15 @@ func Start(t testing.TB, args ...string) *Sandbox {
 // has not exited after 10 s. It is safe to call more than once.
 func (s *Sandbox) Stop() {
 	s.stopOnce.Do(func() {
-		select {
-		case <-s.done:
+		if s.g.Exited() {
 			return
-		default:
 		}
-		_ = s.cmd.Process.Signal(syscall.SIGINT)
+		_ = s.g.Cmd.Process.Signal(syscall.SIGINT)
 		select {
-		case <-s.done:
+		case <-s.g.Done():
 		case <-time.After(10 * time.Second):
-			_ = s.cmd.Process.Kill()
-			<-s.done
+			_ = s.g.Cmd.Process.Kill()
+			<-s.g.Done()
 			s.t.Errorf("osctl sandbox up did not stop within 10s of SIGINT; killed it")
 		}
 	})
@@ -115,16 +110,14 @@ func (s *Sandbox) Stop() {
 
 // Exited reports whether the up process has ended, and its error (nil for exit 0).
 func (s *Sandbox) Exited() (bool, error) {
-	select {
-	case <-s.done:
-		return true, s.waitErr
-	default:
+	if !s.g.Exited() {
 		return false, nil
 	}
+	return true, s.g.Err()
 }
 
 // Done is closed when the up process has ended.
-func (s *Sandbox) Done() <-chan struct{} { return s.done }
+func (s *Sandbox) Done() <-chan struct{} { return s.g.Done() }
 
 // Stderr returns everything up (and its replicas) wrote to stderr so far.
 func (s *Sandbox) Stderr() string { return s.stderr.String() }

@@ -1,0 +1,77 @@
+package proc_test
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/proc"
+)
+
+// TestGroupStopEndsWhatTheLeaderStarted: Stop reaches the leader's own child (a sleep in the
+// background of a shell), not just the leader.
+func TestGroupStopEndsWhatTheLeaderStarted(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Kill)
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := proc.Stat(child); err != nil || st.PPid != g.Pid() {
+		t.Fatalf("the sleep's status is %+v, %v; want the shell %d as its parent", st, err, g.Pid())
+	}
+	if g.Exited() {
+		t.Fatal("the shell exited before it was stopped")
+	}
+	g.Stop(5 * time.Second)
+	if !g.Exited() || g.Err() == nil {
+		t.Fatalf("after Stop: exited %v, wait error %v; want a shell ended by a signal", g.Exited(), g.Err())
+	}
+	testenv.Eventually(t, 10*time.Second, "the shell's background sleep to end", func() bool { return !proc.Alive(child) })
+}
+
+// TestStatSeesAStoppedChild: Stat and Children read a real child's parent and state.
+func TestStatSeesAStoppedChild(t *testing.T) {
+	g, err := proc.Start(exec.Command("sleep", "300"), syscall.SIGKILL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(g.Kill)
+	kids, err := proc.Children(os.Getpid())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(kids, g.Pid()) {
+		t.Fatalf("Children(%d) = %v, want it to hold the sleep %d", os.Getpid(), kids, g.Pid())
+	}
+	if err := syscall.Kill(g.Pid(), syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	testenv.Eventually(t, 10*time.Second, "the sleep to be stopped", func() bool {
+		st, err := proc.Stat(g.Pid())
+		return err == nil && st.State == "T"
+	})
+	g.Kill()
+	if _, err := proc.Stat(g.Pid()); err == nil {
+		t.Fatalf("process %d still has a /proc entry after Kill and wait", g.Pid())
+	}
+}
