@@ -50,12 +50,17 @@ func (g *Group) Exited() bool {
 	}
 }
 
-// Signal sends sig to every process of the group.
-func (g *Group) Signal(sig syscall.Signal) error { return KillGroup(g.Pid(), sig) }
+// Signal sends sig to every process of the group. After the leader has exited it still reaches
+// what the leader left running in the group; that is for a caller that ends such strays at once.
+func (g *Group) Signal(sig syscall.Signal) error { return syscall.Kill(-g.Pid(), sig) }
 
-// Kill sends SIGKILL to the group and waits for the leader.
+// Kill sends SIGKILL to the group and waits for the leader. It signals nothing once the leader
+// has exited, so that a group id the kernel may since have given to another process is never
+// signalled.
 func (g *Group) Kill() {
-	_ = g.Signal(syscall.SIGKILL)
+	if !g.Exited() {
+		_ = g.Signal(syscall.SIGKILL)
+	}
 	<-g.done
 }
 
@@ -73,5 +78,20 @@ func (g *Group) Stop(grace time.Duration) {
 	}
 }
 
-// KillGroup sends sig to the process group whose id is pgid.
-func KillGroup(pgid int, sig syscall.Signal) error { return syscall.Kill(-pgid, sig) }
+// StopLeader sends sig to the leader alone, for a leader that stops its own children (a
+// supervisor, Passenger), then SIGKILL to the leader if it has not exited within grace, and waits
+// for it. It reports whether the leader had to be killed; it does nothing to an exited leader.
+func (g *Group) StopLeader(sig syscall.Signal, grace time.Duration) (killed bool) {
+	if g.Exited() {
+		return false
+	}
+	_ = g.Cmd.Process.Signal(sig)
+	select {
+	case <-g.done:
+		return false
+	case <-time.After(grace):
+		_ = g.Cmd.Process.Kill()
+		<-g.done
+		return true
+	}
+}

@@ -75,3 +75,52 @@ func TestStatSeesAStoppedChild(t *testing.T) {
 		t.Fatalf("process %d still has a /proc entry after Kill and wait", g.Pid())
 	}
 }
+
+// TestStopLeaderSignalsTheLeaderAlone: StopLeader's signal reaches the leader, not what it
+// started (a supervisor stops its own children), and it says when the leader had to be killed.
+func TestStopLeaderSignalsTheLeaderAlone(t *testing.T) {
+	cmd := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		t.Fatal(err)
+	}
+	child, err := strconv.Atoi(strings.TrimSpace(line))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = syscall.Kill(child, syscall.SIGKILL) })
+	if killed := g.StopLeader(syscall.SIGTERM, 10*time.Second); killed {
+		t.Fatal("the shell was killed; SIGTERM should have ended it")
+	}
+	if !proc.Alive(child) {
+		t.Fatalf("the shell's background sleep %d ended with the shell: StopLeader signalled the group", child)
+	}
+	if killed := g.StopLeader(syscall.SIGTERM, time.Second); killed {
+		t.Fatal("StopLeader of an exited leader killed it again")
+	}
+
+	deafCmd := exec.Command("sh", "-c", `trap "" TERM; echo ready; while :; do sleep 0.05; done`)
+	deafOut, err := deafCmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deaf, err := proc.Start(deafCmd, syscall.SIGKILL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = deaf.Signal(syscall.SIGKILL) })
+	if _, err := bufio.NewReader(deafOut).ReadString('\n'); err != nil { // the trap is set
+		t.Fatal(err)
+	}
+	if killed := deaf.StopLeader(syscall.SIGTERM, 300*time.Millisecond); !killed || !deaf.Exited() {
+		t.Fatalf("StopLeader of a shell that ignores SIGTERM: killed %v, exited %v; want both", killed, deaf.Exited())
+	}
+}

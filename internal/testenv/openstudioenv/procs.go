@@ -49,15 +49,8 @@ func startProc(name, dir, logDir string, env []string, argv ...string) (*compone
 // same for the daemon named by pidFile if it is still alive.
 func (p *component) stop(grace time.Duration) error {
 	var errs []error
-	if !p.Exited() {
-		_ = p.Cmd.Process.Signal(syscall.SIGTERM)
-		select {
-		case <-p.Done():
-		case <-time.After(grace):
-			_ = p.Cmd.Process.Kill()
-			<-p.Done()
-			errs = append(errs, fmt.Errorf("%s (pid %d) ignored SIGTERM for %s and was killed", p.name, p.Pid(), grace))
-		}
+	if p.StopLeader(syscall.SIGTERM, grace) {
+		errs = append(errs, fmt.Errorf("%s (pid %d) ignored SIGTERM for %s and was killed", p.name, p.Pid(), grace))
 	}
 	if p.pidFile != "" {
 		if err := stopPidFile(p.pidFile, grace); err != nil {

@@ -94,15 +94,7 @@ func Start(t testing.TB, args ...string) *Sandbox {
 // has not exited after 10 s. It is safe to call more than once.
 func (s *Sandbox) Stop() {
 	s.stopOnce.Do(func() {
-		if s.g.Exited() {
-			return
-		}
-		_ = s.g.Cmd.Process.Signal(syscall.SIGINT)
-		select {
-		case <-s.g.Done():
-		case <-time.After(10 * time.Second):
-			_ = s.g.Cmd.Process.Kill()
-			<-s.g.Done()
+		if s.g.StopLeader(syscall.SIGINT, 10*time.Second) {
 			s.t.Errorf("osctl sandbox up did not stop within 10s of SIGINT; killed it")
 		}
 	})
