@@ -18,21 +18,9 @@ import (
 // TestGroupStopEndsWhatTheLeaderStarted: Stop reaches the leader's own child (a sleep in the
 // background of a shell), not just the leader.
 func TestGroupStopEndsWhatTheLeaderStarted(t *testing.T) {
-	cmd := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := proc.Start(cmd, syscall.SIGKILL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, line := startShell(t, "sleep 300 & echo $!; wait")
 	t.Cleanup(g.Kill)
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	child, err := strconv.Atoi(strings.TrimSpace(line))
+	child, err := strconv.Atoi(line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,20 +67,8 @@ func TestStatSeesAStoppedChild(t *testing.T) {
 // TestStopLeaderSignalsTheLeaderAlone: StopLeader's signal reaches the leader, not what it
 // started (a supervisor stops its own children), and it says when the leader had to be killed.
 func TestStopLeaderSignalsTheLeaderAlone(t *testing.T) {
-	cmd := exec.Command("sh", "-c", "sleep 300 & echo $!; wait")
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := proc.Start(cmd, syscall.SIGKILL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	child, err := strconv.Atoi(strings.TrimSpace(line))
+	g, line := startShell(t, "sleep 300 & echo $!; wait")
+	child, err := strconv.Atoi(line)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,20 +83,30 @@ func TestStopLeaderSignalsTheLeaderAlone(t *testing.T) {
 		t.Fatal("StopLeader of an exited leader killed it again")
 	}
 
-	deafCmd := exec.Command("sh", "-c", `trap "" TERM; echo ready; while :; do sleep 0.05; done`)
-	deafOut, err := deafCmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	deaf, err := proc.Start(deafCmd, syscall.SIGKILL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	deaf, _ := startShell(t, `trap "" TERM; echo ready; while :; do sleep 0.05; done`) // the trap is set
 	t.Cleanup(func() { _ = deaf.Signal(syscall.SIGKILL) })
-	if _, err := bufio.NewReader(deafOut).ReadString('\n'); err != nil { // the trap is set
-		t.Fatal(err)
-	}
 	if killed := deaf.StopLeader(syscall.SIGTERM, 300*time.Millisecond); !killed || !deaf.Exited() {
 		t.Fatalf("StopLeader of a shell that ignores SIGTERM: killed %v, exited %v; want both", killed, deaf.Exited())
 	}
+}
+
+// startShell starts a shell running script as a group and returns it with the first line the
+// script wrote, once it has written it.
+func startShell(t *testing.T, script string) (*proc.Group, string) {
+	t.Helper()
+	cmd := exec.Command("sh", "-c", script)
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := proc.Start(cmd, syscall.SIGKILL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(out).ReadString('\n')
+	if err != nil {
+		g.Kill()
+		t.Fatal(err)
+	}
+	return g, strings.TrimSpace(line)
 }

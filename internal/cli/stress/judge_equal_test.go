@@ -27,8 +27,9 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 	}{
 		// The sandbox's workers never wake (--background-interval 1h), so that nothing changes the
 		// volume between the run's read and judge's: a job still running when the run read the
-		// state would leave judge a different extraction to judge. The uploads race on the zips.
-		{"racy", []string{"--replicas", "3", "--locking", "none", "--background-interval", "1h"},
+		// state would leave judge a different extraction to judge. The uploads race on the zips, in
+		// 512-byte pieces so that they tear some on a loaded machine too (as in statepod_test.go).
+		{"racy", []string{"--replicas", "3", "--locking", "none", "--background-interval", "1h", "--upload-chunk", "512"},
 			[]string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s"}, 1},
 		{"serial with --min-contended 0", []string{"--replicas", "1", "--locking", "redlock"}, []string{"--requests", "60", "--concurrency", "1", "--analyses", "2", "--min-contended", "0"}, 0},
 	}

@@ -63,7 +63,7 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 
 // TestNemesisReportsLeftoversApart: what dead holders left is in the report, apart from the
 // findings, and the exit code is the verdict's. Two holders die for real: a process that took a
-// lock in the sandbox's redis-server through pkg/lock (a 60 s TTL, on a key of its own so that it
+// lock in the sandbox's redis-server through pkg/lock (a TTL of holderTTL, far past the run on a loaded machine, on a key of its own so that it
 // blocks no upload) and was SIGKILLed before the run, and the replica --nemesis kills while it
 // writes uploads slowly (1 KiB pieces 30 ms apart, 16 analyses: it is writing one of them at the
 // kill, and its temp file stays).
@@ -117,6 +117,10 @@ func TestNemesisReportsLeftoversApart(t *testing.T) {
 // holderKey is the lock the dead holder process leaves.
 const holderKey = "redlock:leftover-holder:analysis_zip"
 
+// holderTTL is the dead holder's lease: it must outlast the run and the read of its leftovers,
+// which took 87 s on a loaded 2-core machine (a 60 s lease had expired by then).
+const holderTTL = 15 * time.Minute
+
 // holderEnv makes the test binary the holder process (TestNemesisLeftoverHolderProcess).
 const holderEnv = "OSCTL_TEST_LEFTOVER_HOLDER_REDIS"
 
@@ -153,14 +157,14 @@ func deadHolder(t *testing.T, addr string) (int, string) {
 }
 
 // TestNemesisLeftoverHolderProcess is the holder process of deadHolder (it does nothing in a
-// normal test run): it takes holderKey for 60 s, says so, and waits to be killed.
+// normal test run): it takes holderKey for holderTTL, says so, and waits to be killed.
 func TestNemesisLeftoverHolderProcess(t *testing.T) {
 	addr := os.Getenv(holderEnv)
 	if addr == "" {
 		t.Skip("the holder process of TestNemesisReportsLeftoversApart")
 	}
 	c := redis.NewClient(&redis.Options{Addr: addr})
-	l, err := lock.New([]redis.UniversalClient{c}, lock.WithTTL(time.Minute), lock.WithAnyTTL())
+	l, err := lock.New([]redis.UniversalClient{c}, lock.WithTTL(holderTTL), lock.WithAnyTTL())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,5 +173,5 @@ func TestNemesisLeftoverHolderProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Stdout.WriteString("held " + ls.Value() + "\n")
-	time.Sleep(time.Minute)
+	time.Sleep(holderTTL)
 }

@@ -20,14 +20,16 @@ import (
 // straight from the directory (`stress judge --state-dir` on the run's history): the same
 // verdict and the same findings, so a pod read that missed or garbled files cannot pass. The
 // sandbox's workers never wake (--background-interval 1h), so nothing changes the volume between
-// the two reads, and the uploads race on the zips.
+// the two reads, and the uploads race on the zips: written in 512-byte pieces (--upload-chunk), so
+// that overlapping writes tear a zip on a loaded machine too (at 4 KiB one run on a loaded
+// 2-core machine tore none, another one; at 512 bytes runs tore 7 and 10).
 func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
 	k.Apply(t, ns, testenv.WebDeployment(1, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
 `))
 	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--background-interval", "1h")
+	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none", "--background-interval", "1h", "--upload-chunk", "512")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	r := runOsctl(t, "stress", "--target", strings.Join(sb.Replicas, ","),
 		"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s",

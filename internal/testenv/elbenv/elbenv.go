@@ -267,11 +267,45 @@ func (s *Service) waitHealthy(ctx context.Context, timeout time.Duration) error 
 }
 
 // Close stops every replica: SIGTERM to its process group (uvicorn's own and the fake calls it
-// runs), then SIGKILL after 5 s; then it removes the job directories they left under /tmp
-// (JobTmpDirs). It waits for them and is safe to call more than once.
+// runs), then SIGKILL after 5 s; then the fake calls that outlived it, which elb-openapi starts
+// in sessions of their own (util.run_cancellable's start_new_session) and so the group's signal
+// misses, the same way; then it removes the job directories they left under /tmp (JobTmpDirs).
+// It waits for them all, so that nothing writes to StateDir once it returns, and is safe to call
+// more than once.
 func (s *Service) Close() {
 	defer JobTmpDirs(s.StateDir)
+	var calls []int
 	for _, g := range s.procs {
+		if !g.Exited() {
+			kids, _ := proc.Children(g.Pid())
+			calls = append(calls, kids...)
+		}
 		g.Stop(5 * time.Second)
+	}
+	endStrays(calls, 5*time.Second)
+}
+
+// endStrays sends SIGTERM to the process group of each pid still alive (a session leader's is
+// its own; to the process alone when it leads none), then SIGKILL after grace, and waits until they are gone (init reaps them).
+func endStrays(pids []int, grace time.Duration) {
+	for _, sig := range []syscall.Signal{syscall.SIGTERM, syscall.SIGKILL} {
+		deadline := time.Now().Add(grace)
+		left := pids[:0]
+		for _, p := range pids {
+			if proc.Alive(p) {
+				if syscall.Kill(-p, sig) != nil {
+					_ = syscall.Kill(p, sig)
+				}
+				left = append(left, p)
+			}
+		}
+		for pids = left; len(pids) > 0 && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+			if !proc.Alive(pids[0]) {
+				pids = pids[1:]
+			}
+		}
+		if len(pids) == 0 {
+			return
+		}
 	}
 }
