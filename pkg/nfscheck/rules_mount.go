@@ -2,7 +2,8 @@ package nfscheck
 
 import (
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/osctl/osctl/pkg/preflight"
@@ -131,7 +132,7 @@ func GradeOptionsResults(o Options, subject string, g GradeOptions) []preflight.
 func Disagreement(workload string, sigs map[string]string) preflight.Result {
 	groups := map[string][]string{}
 	var order []string
-	for _, pod := range sortedKeys(sigs) {
+	for _, pod := range slices.Sorted(maps.Keys(sigs)) {
 		s := sigs[pod]
 		if _, ok := groups[s]; !ok {
 			order = append(order, s)
@@ -149,13 +150,4 @@ func Disagreement(workload string, sigs map[string]string) preflight.Result {
 	return preflight.Result{ID: RulePodsAgree, Status: preflight.Fail, Subject: workload,
 		Message: "pods disagree on caching options: " + strings.Join(parts, "; "),
 		Fix:     "make every pod mount one PV with noac, then restart the old pods (a PV change reaches a pod only when it remounts)"}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }

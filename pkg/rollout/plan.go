@@ -3,7 +3,8 @@ package rollout
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -266,11 +267,7 @@ func Managers(hpa *autoscalingv2.HorizontalPodAutoscaler, final Range) []Manager
 	if rel := a["meta.helm.sh/release-name"]; rel != "" || l["app.kubernetes.io/managed-by"] == "Helm" {
 		key := strings.ReplaceAll(hpa.Name, "-", "_") + "_hpa"
 		vals := map[string]string{key + ".minReplicas": strconv.Itoa(int(final.Min)), key + ".maxReplicas": strconv.Itoa(int(final.Max))}
-		keys := make([]string, 0, len(vals))
-		for k := range vals {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(vals))
 		var set []string
 		for _, k := range keys {
 			set = append(set, k+"="+vals[k])

@@ -6,10 +6,12 @@ import (
 	"context"
 	"encoding/json"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -102,11 +104,7 @@ func TestStartIsAsynchronous(t *testing.T) {
 		}
 		startAnalysis(t, idle.url, aid)
 		st := analysisState(t, idle.url, aid)
-		var keys []string
-		for k := range st {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
+		keys := slices.Sorted(maps.Keys(st))
 		if want := []string{"_id", "analysis_type", "data_points", "exit_on_guideline_14", "id", "jobs", "run_flag", "status", "total_datapoints"}; !reflect.DeepEqual(keys, want) {
 			t.Errorf("status.json keys %v, want %v", keys, want)
 		}

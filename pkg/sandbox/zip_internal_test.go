@@ -3,7 +3,8 @@ package sandbox
 import (
 	"archive/zip"
 	"bytes"
-	"sort"
+	"maps"
+	"slices"
 	"testing"
 )
 
@@ -11,11 +12,7 @@ func testZipBytes(t *testing.T, entries map[string]string) []byte {
 	t.Helper()
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	names := make([]string, 0, len(entries))
-	for n := range entries {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+	names := slices.Sorted(maps.Keys(entries))
 	for _, n := range names {
 		w, err := zw.Create(n)
 		if err != nil {

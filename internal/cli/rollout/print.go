@@ -3,7 +3,8 @@ package rollout
 import (
 	"fmt"
 	"io"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -107,11 +108,7 @@ func printHistory(w io.Writer, j *rollout.Journal) error {
 }
 
 func helmSet(m rollout.Manager) string {
-	keys := make([]string, 0, len(m.Values))
-	for k := range m.Values {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(m.Values))
 	var parts []string
 	for _, k := range keys {
 		parts = append(parts, "--set "+k+"="+m.Values[k])

@@ -2,8 +2,9 @@ package manifests
 
 import (
 	"fmt"
+	"maps"
 	"path"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -639,10 +640,6 @@ func joinIDs(a, b string) string {
 	for _, s := range append(preflight.ParseIgnoreAnnotation(a), preflight.ParseIgnoreAnnotation(b)...) {
 		ids[s] = true
 	}
-	out := make([]string, 0, len(ids))
-	for s := range ids {
-		out = append(out, s)
-	}
-	sort.Strings(out)
+	out := slices.Sorted(maps.Keys(ids))
 	return strings.Join(out, ",")
 }

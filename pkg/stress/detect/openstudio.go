@@ -2,6 +2,8 @@ package detect
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -79,11 +81,7 @@ func Dirs(h *history.History) []string {
 	for _, a := range r.analyses {
 		out = append(out, zipDir(a), extractDir(a))
 	}
-	ids := make([]string, 0, len(r.results))
-	for id := range r.results {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(r.results))
 	for _, id := range ids {
 		out = append(out, resultDir(id))
 	}
@@ -133,11 +131,7 @@ func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Findi
 			out = append(out, judgeExtract(a, r.uploads[a], r.starts[a], st, files[extractDir(a)], ignore)...)
 		}
 	}
-	ids := make([]string, 0, len(r.results))
-	for id := range r.results {
-		ids = append(ids, id)
-	}
-	sort.Strings(ids)
+	ids := slices.Sorted(maps.Keys(r.results))
 	for _, id := range ids {
 		out = append(out, judgeResult(id, r.results[id], resultsDeletable(r, r.results[id]), st, files[resultDir(id)], ignore)...)
 	}
@@ -348,7 +342,7 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 	// Which upload does each entry come from; any that matches none is torn.
 	from := map[string][]*history.Record{}
 	var torn []string
-	for _, rel := range sortedKeys(got) {
+	for _, rel := range slices.Sorted(maps.Keys(got)) {
 		h := got[rel]
 		for _, up := range u {
 			for _, e := range up.Manifest {
@@ -402,7 +396,7 @@ func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, 
 	sort.Strings(missing)
 	srcs := map[int64]*history.Record{}
 	var paths []string
-	for _, rel := range sortedKeys(got) {
+	for _, rel := range slices.Sorted(maps.Keys(got)) {
 		paths = append(paths, dir+"/"+rel)
 		for _, up := range from[rel] {
 			srcs[up.Seq] = up
@@ -421,15 +415,6 @@ func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, 
 	}
 	return Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
 		Expected: "the entries of exactly one upload", Got: desc, Holds: seqs(ev[:min(len(ev), 6)])}
-}
-
-func sortedKeys(m map[string]string) []string {
-	k := make([]string, 0, len(m))
-	for s := range m {
-		k = append(k, s)
-	}
-	sort.Strings(k)
-	return k
 }
 
 // resultsDeletable reports whether the result file of these upload_file requests may have been

@@ -1,7 +1,6 @@
 package profile
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -148,20 +147,7 @@ func (p *Jobs) refuse(e *AuthError) {
 }
 
 func (p *Jobs) newRequest(ctx context.Context, method, u string, body []byte) (*http.Request, error) {
-	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
-	if err != nil {
-		return nil, err
-	}
-	if body != nil {
-		req.Header.Set("Content-Type", "application/json")
-	} else {
-		req.Body, req.ContentLength = http.NoBody, 0
-	}
-	req.Header.Set("Accept", "application/json")
-	for k, v := range p.Header {
-		req.Header[k] = v
-	}
-	return req, nil
+	return jsonRequest(ctx, method, u, p.Header, body)
 }
 
 type jobOp struct {
@@ -282,15 +268,11 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 func (o *jobOp) replay() (*history.Replay, submitAnswer) {
 	p := o.p
 	rp := &history.Replay{Start: p.now()}
-	req, err := p.newRequest(p.ctx, http.MethodPost, join(o.target, "/v1/jobs"), o.body)
+	a, err := exchange(p.ctx, p.Client, http.MethodPost, join(o.target, "/v1/jobs"), p.Header, o.body, 1<<20)
 	var ans submitAnswer
 	if err == nil {
-		var resp *http.Response
-		if resp, err = p.Client.Do(req); err == nil {
-			ans = readAnswer(resp)
-			resp.Body.Close()
-			rp.Status = resp.StatusCode
-		}
+		_ = json.Unmarshal(a.Body, &ans)
+		rp.Status = a.Status
 	}
 	rp.End = p.now()
 	switch {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 )
@@ -25,33 +24,27 @@ func (p *Jobs) checkOne(ctx context.Context, t Target) error {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	u := join(t.URL, "/v1/jobs?limit=1")
-	req, err := p.newRequest(ctx, http.MethodGet, u, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := p.Client.Do(req)
+	a, err := exchange(ctx, p.Client, http.MethodGet, u, p.Header, nil, 1<<20)
 	if err != nil {
 		return fmt.Errorf("GET %s/v1/jobs: %v", t.URL.Redacted(), err)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var ans struct {
 		Detail any   `json:"detail"`
 		Jobs   []any `json:"jobs"`
 	}
-	_ = json.Unmarshal(b, &ans)
-	switch resp.StatusCode {
+	_ = json.Unmarshal(a.Body, &ans)
+	switch a.Status {
 	case http.StatusOK:
 		if ans.Jobs == nil {
 			return fmt.Errorf("GET %s/v1/jobs answered 200 without a jobs list: not elb-openapi's job API", t.URL.Redacted())
 		}
 		return nil
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return &AuthError{Method: http.MethodGet, URL: t.URL.Redacted() + "/v1/jobs", Status: resp.StatusCode, Detail: detailText(ans.Detail)}
+		return &AuthError{Method: http.MethodGet, URL: t.URL.Redacted() + "/v1/jobs", Status: a.Status, Detail: detailText(ans.Detail)}
 	case http.StatusNotFound:
 		return fmt.Errorf("GET %s/v1/jobs answered 404: no job API at that URL (give the service's base URL, without /v1)", t.URL.Redacted())
 	}
-	msg := fmt.Sprintf("GET %s/v1/jobs answered %d", t.URL.Redacted(), resp.StatusCode)
+	msg := fmt.Sprintf("GET %s/v1/jobs answered %d", t.URL.Redacted(), a.Status)
 	if d := detailText(ans.Detail); d != "" {
 		msg += ": " + d
 	}

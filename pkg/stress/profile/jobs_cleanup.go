@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"sync"
@@ -166,25 +165,15 @@ func (c *JobCleanup) lookAgain(ctx context.Context, out []JobDeletion) error {
 }
 
 func (c *JobCleanup) do(ctx context.Context, method, u string) (int, string, error) {
-	req, err := http.NewRequestWithContext(ctx, method, u, http.NoBody)
+	a, err := exchange(ctx, c.Client, method, u, c.Header, nil, 1<<20)
 	if err != nil {
 		return 0, "", err
 	}
-	req.Header.Set("Accept", "application/json")
-	for k, v := range c.Header {
-		req.Header[k] = v
-	}
-	resp, err := c.Client.Do(req)
-	if err != nil {
-		return 0, "", err
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	var ans struct {
 		Detail any `json:"detail"`
 	}
-	_ = json.Unmarshal(b, &ans)
-	return resp.StatusCode, detailText(ans.Detail), nil
+	_ = json.Unmarshal(a.Body, &ans)
+	return a.Status, detailText(ans.Detail), nil
 }
 
 func (c *JobCleanup) deleteOne(ctx context.Context, j JobRef) (JobDeletion, error) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -142,28 +141,21 @@ func hasRequeue(runs []history.StateRun) bool {
 // the state), or missing (404), http-<status>, error or unreadable.
 func (p *Jobs) pollOnce(ctx context.Context, statusURL string) (time.Time, time.Time, string, string) {
 	start := p.now()
-	req, err := p.newRequest(ctx, http.MethodGet, statusURL, nil)
-	if err != nil {
-		return start, p.now(), "error", ""
-	}
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return start, p.now(), "error", ""
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	a, err := exchange(ctx, p.Client, http.MethodGet, statusURL, p.Header, nil, 1<<20)
 	end := p.now()
 	switch {
-	case resp.StatusCode == http.StatusNotFound:
+	case err != nil:
+		return start, end, "error", ""
+	case a.Status == http.StatusNotFound:
 		return start, end, "missing", ""
-	case resp.StatusCode != http.StatusOK:
-		return start, end, fmt.Sprintf("http-%d", resp.StatusCode), ""
+	case a.Status != http.StatusOK:
+		return start, end, fmt.Sprintf("http-%d", a.Status), ""
 	}
 	var ans struct {
 		Status string `json:"status"`
 		Phase  string `json:"phase"`
 	}
-	if json.Unmarshal(b, &ans) != nil || ans.Status == "" {
+	if json.Unmarshal(a.Body, &ans) != nil || ans.Status == "" {
 		return start, end, "unreadable", ""
 	}
 	state, phase := strings.ToLower(ans.Status), strings.ToLower(ans.Phase)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"time"
@@ -95,18 +94,12 @@ func (p *Jobs) readListOf(ctx context.Context, target *url.URL, ids map[string]b
 func (p *Jobs) getJSON(ctx context.Context, u string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	req, err := p.newRequest(ctx, http.MethodGet, u, nil)
+	a, err := exchange(ctx, p.Client, http.MethodGet, u, p.Header, nil, 16<<20)
 	if err != nil {
 		return err
 	}
-	resp, err := p.Client.Do(req)
-	if err != nil {
-		return err
+	if a.Status != http.StatusOK {
+		return fmt.Errorf("GET %s answered %d", u, a.Status)
 	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 16<<20))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s answered %d", u, resp.StatusCode)
-	}
-	return json.Unmarshal(b, v)
+	return json.Unmarshal(a.Body, v)
 }

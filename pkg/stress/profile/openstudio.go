@@ -6,11 +6,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"mime/multipart"
 	"net/http"
 	"net/textproto"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -366,11 +367,7 @@ func resultBody(nonce string, seq int64) []byte {
 func Multipart(fields map[string]string, field, filename, ctype string, content []byte) ([]byte, string) {
 	var buf bytes.Buffer
 	mw := multipart.NewWriter(&buf)
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
+	keys := slices.Sorted(maps.Keys(fields))
 	for _, k := range keys {
 		_ = mw.WriteField(k, fields[k])
 	}

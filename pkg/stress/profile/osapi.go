@@ -99,43 +99,28 @@ func (a API) get(ctx context.Context, i int, path string) (int, []byte, string) 
 	t := a.Targets[i%len(a.Targets)].URL
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, join(t, path), nil)
-	if err != nil {
+	ans, err := exchange(ctx, a.Client, http.MethodGet, join(t, path), nil, nil, 1<<20)
+	switch {
+	case err != nil:
 		return 0, nil, err.Error()
+	case ans.ReadErr != nil:
+		return ans.Status, ans.Body, ans.ReadErr.Error()
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := a.Client.Do(req)
-	if err != nil {
-		return 0, nil, err.Error()
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-	if err != nil {
-		return resp.StatusCode, b, err.Error()
-	}
-	return resp.StatusCode, b, ""
+	return ans.Status, ans.Body, ""
 }
 
 // delete sends one DELETE and returns its status, and an error text unless it answered 2xx.
 func (a API) delete(ctx context.Context, path string) (int, string) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodDelete, join(a.Targets[0].URL, path), nil)
-	if err != nil {
-		return 0, err.Error()
-	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := a.Client.Do(req)
+	ans, err := exchange(ctx, a.Client, http.MethodDelete, join(a.Targets[0].URL, path), nil, nil, excerptLen)
 	if err != nil {
 		return 0, "DELETE: " + err.Error()
 	}
-	defer resp.Body.Close()
-	if resp.StatusCode/100 != 2 {
-		b := make([]byte, excerptLen)
-		n, _ := resp.Body.Read(b)
-		return resp.StatusCode, fmt.Sprintf("DELETE answered %d: %s", resp.StatusCode, Excerpt(b[:n]))
+	if ans.Status/100 != 2 {
+		return ans.Status, fmt.Sprintf("DELETE answered %d: %s", ans.Status, Excerpt(ans.Body))
 	}
-	return resp.StatusCode, ""
+	return ans.Status, ""
 }
 
 // finish fills a record from a result and response (reading the body) and returns the outcome.

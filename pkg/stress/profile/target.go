@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
@@ -69,25 +68,17 @@ func Probe(ctx context.Context, c Doer, base *url.URL) Target {
 	t := Target{URL: base}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, join(base, "/status"), nil)
+	a, err := exchange(ctx, c, http.MethodGet, join(base, "/status"), nil, nil, 1<<20)
 	if err != nil {
 		t.ProbeErr = err.Error()
 		return t
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.Do(req)
-	if err != nil {
-		t.ProbeErr = err.Error()
-		return t
-	}
-	defer resp.Body.Close()
-	b, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	t.Reachable = true
-	if resp.StatusCode != http.StatusOK {
-		t.ProbeErr = fmt.Sprintf("GET /status answered %d", resp.StatusCode)
+	if a.Status != http.StatusOK {
+		t.ProbeErr = fmt.Sprintf("GET /status answered %d", a.Status)
 		return t
 	}
-	_ = json.Unmarshal(b, &t.Status)
+	_ = json.Unmarshal(a.Body, &t.Status)
 	return t
 }
 

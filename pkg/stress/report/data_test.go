@@ -20,14 +20,19 @@ func req(seq int64, op, target, outcome string, startMS, durMS int) history.Reco
 		Start: s, End: s.Add(time.Duration(durMS) * time.Millisecond)}
 }
 
-func TestOverTimeBuckets(t *testing.T) {
-	recs := []history.Record{
+// twoSecondsOfLoad are five requests over 2 s: three acknowledged, one rejected, one ambiguous.
+func twoSecondsOfLoad() []history.Record {
+	return []history.Record{
 		req(1, "upload", "a", history.Acknowledged, 0, 100),
 		req(2, "upload", "a", history.Acknowledged, 50, 100),
 		req(3, "start", "b", history.Rejected, 60, 30),
 		req(4, "start", "b", history.Ambiguous, 1500, 400),
 		req(5, "upload", "a", history.Acknowledged, 1990, 10),
 	}
+}
+
+func TestOverTimeBuckets(t *testing.T) {
+	recs := twoSecondsOfLoad()
 	var load []*history.Record
 	for i := range recs {
 		load = append(load, &recs[i])

@@ -13,13 +13,7 @@ import (
 // digits per operation and target and to two over time; in flight, those open at each bucket's
 // edges), for the records of TestOverTimeBuckets and TestBreakdowns.
 func TestFoldIsTheRecordsBreakdown(t *testing.T) {
-	recs := []history.Record{
-		req(1, "upload", "a", history.Acknowledged, 0, 100),
-		req(2, "upload", "a", history.Acknowledged, 50, 100),
-		req(3, "start", "b", history.Rejected, 60, 30),
-		req(4, "start", "b", history.Ambiguous, 1500, 400),
-		req(5, "upload", "a", history.Acknowledged, 1990, 10),
-	}
+	recs := twoSecondsOfLoad()
 	f := NewLoadFold(t0)
 	var load []*history.Record
 	for i := range recs {

@@ -10,8 +10,10 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -163,12 +165,7 @@ func (l Local) Fingerprint(ctx context.Context, dirs []string) (string, error) {
 
 // Paths returns the state's file paths in order.
 func (s *State) Paths() []string {
-	p := make([]string, 0, len(s.Files))
-	for k := range s.Files {
-		p = append(p, k)
-	}
-	sort.Strings(p)
-	return p
+	return slices.Sorted(maps.Keys(s.Files))
 }
 
 // Under returns the paths of files under dir (slash-separated, relative), in order.
