@@ -6,7 +6,6 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
@@ -18,23 +17,22 @@ import (
 // BreakOptions are the inputs of `osctl locks break`.
 type BreakOptions struct {
 	Env
-	Masters     mastersFunc
-	Pods        func() (ops.PodChecker, string)
-	Who         func() string
-	Format      output.Format
-	Keys        []string
-	Patterns    []string
-	Stale       bool
-	Force       bool
-	DryRun      bool
-	Yes         bool
-	NoAudit     bool
-	RetryWindow time.Duration
+	Redis
+	// ScanFlags are the scan of --stale (--pattern) and the retry window.
+	ScanFlags
+	Who     func() string
+	Format  output.Format
+	Keys    []string
+	Stale   bool
+	Force   bool
+	DryRun  bool
+	Yes     bool
+	NoAudit bool
 }
 
 // NewCmdBreak builds `osctl locks break`.
 func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) error) *cobra.Command {
-	opts := &BreakOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f), Who: who}
+	opts := &BreakOptions{Env: envOf(f), Redis: redisOf(f), Who: who}
 	cmd := &cobra.Command{
 		Use:   "break [KEY...] [--stale]",
 		Short: "Delete stale Redis locks safely: re-check on every master, compare-and-delete, audit",
@@ -94,12 +92,11 @@ var breakSettings = cmdutil.Settings{"Force": "--force", "Stale": "--stale"}
 
 func breakRun(ctx context.Context, opts *BreakOptions) error {
 	f := opts.Env
-	masters, closer, err := opts.Masters(ctx)
+	masters, lo, closer, err := opts.open(ctx, f, opts.ScanFlags)
 	defer closer()
 	if err != nil {
 		return err
 	}
-	lo := f.inspectOptions(opts.Pods, ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
 	plan, err := ops.PlanBreak(ctx, masters, lo, ops.BreakRequest{Keys: opts.Keys, Stale: opts.Stale, Force: opts.Force,
 		DryRun: opts.DryRun, Who: opts.Who()}, f.Now())
 	if err != nil {

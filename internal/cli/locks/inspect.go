@@ -20,8 +20,7 @@ import (
 type InspectOptions struct {
 	Env
 	ScanFlags
-	Masters   mastersFunc
-	Pods      func() (ops.PodChecker, string)
+	Redis
 	Format    output.Format
 	StaleOnly bool
 	Watch     time.Duration // 0: run once
@@ -38,7 +37,7 @@ type Report struct {
 
 // NewCmdInspect builds `osctl locks inspect`.
 func NewCmdInspect(f *cmdutil.Factory, runF func(context.Context, *InspectOptions) error) *cobra.Command {
-	opts := &InspectOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f)}
+	opts := &InspectOptions{Env: envOf(f), Redis: redisOf(f)}
 	cmd := &cobra.Command{
 		Use:   "inspect [--pattern GLOB]... [--watch [INTERVAL]]",
 		Short: "Show every Redis lock on every master with its holder, TTL, quorum and a verdict",
@@ -132,12 +131,11 @@ func inspectRun(ctx context.Context, opts *InspectOptions) error {
 
 func inspectOnce(ctx context.Context, opts *InspectOptions) error {
 	f := opts.Env
-	masters, closer, err := opts.Masters(ctx)
+	masters, lo, closer, err := opts.open(ctx, f, opts.ScanFlags)
 	defer closer()
 	if err != nil {
 		return err
 	}
-	lo := f.inspectOptions(opts.Pods, ops.Options{Patterns: opts.Patterns, RetryWindow: opts.RetryWindow})
 	var views []ops.View
 	// JSON lines stream through a buffer: one write per 64 KiB, not one per key.
 	stream := bufio.NewWriterSize(f.IO.Out, 64<<10)

@@ -130,18 +130,32 @@ func (s ScanFlags) validate() error {
 	return nil
 }
 
-// inspectOptions completes o with the explanation of master errors, the clock, and the
-// holder-pod checker of pods when a cluster was given (else the warning why not is printed).
-func (f Env) inspectOptions(pods func() (ops.PodChecker, string), o ops.Options) ops.Options {
-	o.Explain, o.Now = explain, f.Now
-	if pods != nil {
-		checker, w := pods()
+// Redis is how inspect, break and serve-metrics reach the locks: the masters of the global flags
+// and, when a cluster was given, the holder-pod checker.
+type Redis struct {
+	Masters mastersFunc
+	Pods    func() (ops.PodChecker, string)
+}
+
+func redisOf(f *cmdutil.Factory) Redis { return Redis{Masters: f.RedisMasters, Pods: factoryPods(f)} }
+
+// open connects to the masters and returns the inspection options of s: the explanation of
+// master errors, the clock, and the holder-pod checker when a cluster was given (else the warning
+// why not is printed). The caller defers closer, which is never nil.
+func (r Redis) open(ctx context.Context, f Env, s ScanFlags) (masters []redisconn.Master, o ops.Options, closer func(), err error) {
+	masters, closer, err = r.Masters(ctx)
+	if err != nil {
+		return nil, o, closer, err
+	}
+	o = ops.Options{Patterns: s.Patterns, RetryWindow: s.RetryWindow, Explain: explain, Now: f.Now}
+	if r.Pods != nil {
+		checker, w := r.Pods()
 		if w != "" {
 			warn(f, "%s", w)
 		}
 		o.Pods = checker
 	}
-	return o
+	return masters, o, closer, nil
 }
 
 // hasNodes reports whether a master of the inspection is a cluster or Sentinel-managed: its

@@ -22,8 +22,7 @@ import (
 type ServeMetricsOptions struct {
 	Env
 	ScanFlags
-	Masters     mastersFunc
-	Pods        func() (ops.PodChecker, string)
+	Redis
 	Listen      string
 	MinInterval time.Duration
 	Top         int
@@ -33,7 +32,7 @@ type ServeMetricsOptions struct {
 
 // NewCmdServeMetrics builds `osctl locks serve-metrics`.
 func NewCmdServeMetrics(f *cmdutil.Factory, runF func(context.Context, *ServeMetricsOptions) error) *cobra.Command {
-	opts := &ServeMetricsOptions{Env: envOf(f), Masters: f.RedisMasters, Pods: factoryPods(f)}
+	opts := &ServeMetricsOptions{Env: envOf(f), Redis: redisOf(f)}
 	cmd := &cobra.Command{
 		Use:   "serve-metrics [--listen ADDR]",
 		Short: "Serve lock health as Prometheus metrics: locks by verdict, stale ages, debris, masters up",
@@ -91,7 +90,7 @@ func (o *ServeMetricsOptions) validate() error {
 
 func serveMetricsRun(ctx context.Context, o *ServeMetricsOptions) error {
 	f := o.Env
-	masters, closer, err := o.Masters(ctx)
+	masters, lo, closer, err := o.open(ctx, f, o.ScanFlags)
 	defer closer()
 	if err != nil {
 		return err
@@ -100,7 +99,6 @@ func serveMetricsRun(ctx context.Context, o *ServeMetricsOptions) error {
 	if err != nil {
 		return fmt.Errorf("cannot listen on %s: %v: choose another --listen", o.Listen, err)
 	}
-	lo := f.inspectOptions(o.Pods, ops.Options{Patterns: o.Patterns, RetryWindow: o.RetryWindow})
 	mon := ops.NewMonitor(ctx, masters, ops.HealthOptions{Inspect: lo, MinInterval: o.MinInterval, Top: o.Top})
 	coll := ops.NewCollector(mon)
 	mux := http.NewServeMux()
