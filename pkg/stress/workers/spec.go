@@ -1,13 +1,14 @@
 package workers
 
 import (
-	"fmt"
 	"regexp"
 	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+
+	"github.com/osctl/osctl/pkg/setting"
 )
 
 // Spec says how the load workers run: how many, from which image, with which resources, on
@@ -37,7 +38,7 @@ const (
 )
 
 // DefaultImage is the image of an osctl release: the repository tagged with its version, or ""
-// for a build that is not a release (pass --worker-image).
+// for a build that is not a release (the image must then be given).
 func DefaultImage(version string) string {
 	if !regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(version) {
 		return ""
@@ -51,16 +52,16 @@ func ParseResources(s string) (corev1.ResourceList, error) {
 	for _, kv := range splitList(s) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok {
-			return nil, fmt.Errorf("--worker-resources %q: each item is NAME=QUANTITY, e.g. cpu=1,memory=512Mi", kv)
+			return nil, setting.Errorf("Workers.Resources", "%q: each item is NAME=QUANTITY, e.g. cpu=1,memory=512Mi", kv)
 		}
 		switch k {
 		case "cpu", "memory", "ephemeral-storage":
 		default:
-			return nil, fmt.Errorf("--worker-resources: unknown resource %q: use cpu, memory or ephemeral-storage", k)
+			return nil, setting.Errorf("Workers.Resources", ": unknown resource %q: use cpu, memory or ephemeral-storage", k)
 		}
 		q, err := resource.ParseQuantity(v)
 		if err != nil || q.Sign() <= 0 {
-			return nil, fmt.Errorf("--worker-resources %s=%q: not a positive quantity such as 500m, 2 or 512Mi", k, v)
+			return nil, setting.Errorf("Workers.Resources", "%s=%q: not a positive quantity such as 500m, 2 or 512Mi", k, v)
 		}
 		out[corev1.ResourceName(k)] = q
 	}
@@ -73,7 +74,7 @@ func ParseNodeSelector(s string) (map[string]string, error) {
 	for _, kv := range splitList(s) {
 		k, v, ok := strings.Cut(kv, "=")
 		if !ok || k == "" {
-			return nil, fmt.Errorf("--worker-node-selector %q: each item is LABEL=VALUE, e.g. kubernetes.io/arch=amd64", kv)
+			return nil, setting.Errorf("Workers.NodeSelector", "%q: each item is LABEL=VALUE, e.g. kubernetes.io/arch=amd64", kv)
 		}
 		out[k] = v
 	}
@@ -90,12 +91,12 @@ func ParseToleration(s string) (corev1.Toleration, error) {
 		case corev1.TaintEffectNoSchedule, corev1.TaintEffectPreferNoSchedule, corev1.TaintEffectNoExecute:
 			t.Effect = e
 		default:
-			return t, fmt.Errorf("--worker-toleration %q: the effect is NoSchedule, PreferNoSchedule or NoExecute", s)
+			return t, setting.Errorf("Workers.Tolerations", "%q: the effect is NoSchedule, PreferNoSchedule or NoExecute", s)
 		}
 	}
 	k, v, hasV := strings.Cut(kv, "=")
 	if k == "" {
-		return t, fmt.Errorf("--worker-toleration %q: use KEY[=VALUE][:EFFECT], e.g. dedicated=load:NoSchedule", s)
+		return t, setting.Errorf("Workers.Tolerations", "%q: use KEY[=VALUE][:EFFECT], e.g. dedicated=load:NoSchedule", s)
 	}
 	t.Key = k
 	if hasV {
@@ -114,6 +115,25 @@ func splitList(s string) []string {
 	return out
 }
 
+// given names the first worker setting given besides Count, or "".
+func (f Flags) given() string {
+	switch {
+	case f.Image != "":
+		return "Workers.Image"
+	case f.Resources != "":
+		return "Workers.Resources"
+	case f.NodeSelector != "":
+		return "Workers.NodeSelector"
+	case len(f.Tolerations) > 0:
+		return "Workers.Tolerations"
+	case len(f.PullSecrets) > 0:
+		return "Workers.PullSecrets"
+	case f.Deadline != 0:
+		return "Workers.Deadline"
+	}
+	return ""
+}
+
 // deadlineFor is a Job deadline for a run that may take est: twice that, at least an hour.
 func deadlineFor(est time.Duration) time.Duration {
 	return max(2*est, time.Hour)
@@ -127,13 +147,14 @@ type Flags struct {
 	ReadyTimeout, Deadline         time.Duration
 }
 
-// Spec checks the flags and makes the Spec, naming the flag that is wrong. version is this
+// Spec checks the settings and makes the Spec. A wrong setting is a *setting.Error that names it
+// Workers.<field> (Workers.Count, Workers.Image, ...), or Concurrency for the run's. version is this
 // osctl's (the default image is its release's); concurrency is the run's: every worker needs at
-// least one request in flight. Count 0 is a run from this process: no other worker flag then.
+// least one request in flight. Count 0 is a run from this process: no other worker setting then.
 func (f Flags) Spec(version string, concurrency int) (Spec, error) {
 	if f.Count == 0 {
-		if f.Image != "" || f.Resources != "" || f.NodeSelector != "" || len(f.Tolerations) > 0 || len(f.PullSecrets) > 0 || f.Deadline != 0 {
-			return Spec{}, fmt.Errorf("the --worker-* flags set up the load workers: pass --workers K with them")
+		if name := f.given(); name != "" {
+			return Spec{}, setting.Errorf(name, "sets up the load workers: pass {Workers.Count} K with it")
 		}
 		return Spec{}, nil
 	}
@@ -141,17 +162,19 @@ func (f Flags) Spec(version string, concurrency int) (Spec, error) {
 	var err error
 	switch {
 	case f.Count < 0 || f.Count > 1000:
-		return s, fmt.Errorf("--workers %d: use 1 to 1000 load workers", f.Count)
+		return s, setting.Errorf("Workers.Count", "%d: use 1 to 1000 load workers", f.Count)
 	case f.Count > concurrency:
-		return s, fmt.Errorf("--workers %d is more than --concurrency %d: each worker needs at least one request in flight", f.Count, concurrency)
-	case f.ReadyTimeout <= 0 || f.Deadline < 0:
-		return s, fmt.Errorf("--worker-ready-timeout must be above 0 and --worker-deadline 0 (automatic) or more")
+		return s, setting.Errorf("Workers.Count", "%d is more than {Concurrency} %d: each worker needs at least one request in flight", f.Count, concurrency)
+	case f.ReadyTimeout <= 0:
+		return s, setting.Errorf("Workers.ReadyTimeout", "%s: must be above 0", f.ReadyTimeout)
+	case f.Deadline < 0:
+		return s, setting.Errorf("Workers.Deadline", "%s: give 0 (automatic) or more", f.Deadline)
 	case f.Deadline > 0 && f.Deadline < time.Minute:
-		return s, fmt.Errorf("--worker-deadline %s: give the pods at least 1m (the Job ends them then, load or not)", f.Deadline)
+		return s, setting.Errorf("Workers.Deadline", "%s: give the pods at least 1m (the Job ends them then, load or not)", f.Deadline)
 	}
 	if s.Image == "" {
 		if s.Image = DefaultImage(version); s.Image == "" {
-			return s, fmt.Errorf("--workers needs --worker-image: this osctl (%s) is not a release, so it has no published image; build one with make image (docs/stress-workers.md)", version)
+			return s, setting.Errorf("Workers.Image", "is needed with {Workers.Count}: this osctl (%s) is not a release, so it has no published image; build one with make image (docs/stress-workers.md)", version)
 		}
 	}
 	if s.Resources, err = ParseResources(f.Resources); err != nil {

@@ -77,9 +77,9 @@ var _ stresscmd.Fleets = (*Fleets)(nil)
 
 // AddFlags implements stresscmd.Fleets.
 func (w *Fleets) AddFlags(cmd *cobra.Command) {
-	cmdutil.NameSettings(cmd, cmdutil.Settings{"Workers.Image": "--worker-image", "Workers.PullSecrets": "--worker-pull-secret",
+	cmdutil.NameSettings(cmd, cmdutil.Settings{"Workers.Count": "--workers", "Workers.Image": "--worker-image", "Workers.PullSecrets": "--worker-pull-secret",
 		"Workers.NodeSelector": "--worker-node-selector", "Workers.Tolerations": "--worker-toleration", "Workers.Resources": "--worker-resources",
-		"Workers.ReadyTimeout": "--worker-ready-timeout"})
+		"Workers.ReadyTimeout": "--worker-ready-timeout", "Workers.Deadline": "--worker-deadline"})
 	fl := cmd.Flags()
 	fl.IntVar(&w.flags.Count, "workers", 0, "send the load from K pods in the cluster (an Indexed Job in -n, driven through exec, see docs/stress-workers.md): --concurrency is divided among them (the remainder one each to the first), --rate split evenly, the requests dealt round-robin")
 	fl.StringVar(&w.flags.Image, "worker-image", "", "the load workers' image, with this version's osctl on its PATH (default "+workers.ImageRepository+":VERSION)")
@@ -94,7 +94,7 @@ func (w *Fleets) AddFlags(cmd *cobra.Command) {
 // Validate implements stresscmd.Fleets: with --workers the run gets its id now (it names the Job).
 func (w *Fleets) Validate(c *pstress.Config) (err error) {
 	if w.spec, err = w.flags.Spec(w.f.Version, c.Concurrency); err != nil {
-		return cmdutil.Usage("%v", err)
+		return cmdutil.Usage("%w", err)
 	}
 	if w.flags.Count > 0 {
 		*c = c.WithDefaults()
