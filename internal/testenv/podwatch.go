@@ -63,3 +63,29 @@ spec:
 %s
 `, replicas, strings.Join(lines, "\n"))
 }
+
+// SpreadWebPods is a pod spec's placement (for WebOnSharedDir) that puts each web pod on a node
+// of its own.
+const SpreadWebPods = `affinity:
+  podAntiAffinity:
+    requiredDuringSchedulingIgnoredDuringExecution:
+    - labelSelector: {matchLabels: {app: web}}
+      topologyKey: kubernetes.io/hostname`
+
+// WebOnSharedDir is the pod spec (for WebDeployment) of web pods that share the directory dir as
+// NFS clients share one volume: after a busybox sidecar, the web container mounts an emptyDir at
+// dir, and kwok runs exec on this host, so every pod sees the host directory dir. placement
+// (a nodeSelector or SpreadWebPods) goes first.
+func WebOnSharedDir(placement, dir string) string {
+	return fmt.Sprintf(`%s
+containers:
+- name: sidecar
+  image: busybox
+- name: web
+  image: nrel/openstudio-server:3.7.0
+  volumeMounts: [{name: shared, mountPath: %q}]
+volumes:
+- name: shared
+  emptyDir: {}
+`, placement, dir)
+}

@@ -26,23 +26,9 @@ func probePods(t *testing.T, dir string, spread bool) (*testenv.Kube, string, []
 	ns := k.NewNamespace(t)
 	placement := `nodeSelector: {kubernetes.io/hostname: kwok-node-0}`
 	if spread {
-		placement = `affinity:
-  podAntiAffinity:
-    requiredDuringSchedulingIgnoredDuringExecution:
-    - labelSelector: {matchLabels: {app: web}}
-      topologyKey: kubernetes.io/hostname`
+		placement = testenv.SpreadWebPods
 	}
-	k.Apply(t, ns, testenv.WebDeployment(2, fmt.Sprintf(`%s
-containers:
-- name: sidecar
-  image: busybox
-- name: web
-  image: nrel/openstudio-server:3.7.0
-  volumeMounts: [{name: shared, mountPath: %q}]
-volumes:
-- name: shared
-  emptyDir: {}
-`, placement, dir)))
+	k.Apply(t, ns, testenv.WebDeployment(2, testenv.WebOnSharedDir(placement, dir)))
 	var pods []corev1.Pod
 	for _, name := range k.ReadyPods(t, ns, "app=web", 2) {
 		p, err := k.Clients.Clientset.CoreV1().Pods(ns).Get(context.Background(), name, metav1.GetOptions{})

@@ -1,7 +1,6 @@
 package preflight_test
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -13,19 +12,7 @@ func TestNFSProbePodsThroughFlags(t *testing.T) {
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
 	dir := t.TempDir()
-	k.Apply(t, ns, testenv.WebDeployment(2, fmt.Sprintf(`affinity:
-  podAntiAffinity:
-    requiredDuringSchedulingIgnoredDuringExecution:
-    - labelSelector: {matchLabels: {app: web}}
-      topologyKey: kubernetes.io/hostname
-containers:
-- name: web
-  image: nrel/openstudio-server:3.7.0
-  volumeMounts: [{name: shared, mountPath: %q}]
-volumes:
-- name: shared
-  emptyDir: {}
-`, dir)))
+	k.Apply(t, ns, testenv.WebDeployment(2, testenv.WebOnSharedDir(testenv.SpreadWebPods, dir)))
 	pods := k.ReadyPods(t, ns, "app=web", 2)
 	out, errOut, code := run(t, "", "nfs", "--kubeconfig", k.Kubeconfig, "-n", ns, "--path", dir,
 		"--probe-pods", pods[0]+","+pods[1], "--probe-timeout", "3s", "-o", "json")
