@@ -19,6 +19,10 @@ func TestForceTakeover(t *testing.T) {
 	k := testenv.SharedKube(t)
 	w := rollouttest.New(t, k, rollouttest.Options{})
 	a := runner(w, "osctl-a")
+	// A renews its Lease every second, so that it sees the takeover before B's next step changes
+	// the HPA (else A stops on that change, not on the lost Lease). A stall that loses A's Lease
+	// on a loaded machine ends A the same way.
+	a.LeaseDuration = 3 * time.Second
 	p := plan([]int32{2, 3}, nil)
 	p.Hold.Duration = 30 * time.Second
 	done := runHolding(t, context.Background(), a, p)

@@ -26,9 +26,12 @@ func plan(steps []int32, final *rollout.Range) rollout.Plan {
 		RollbackTo: rollout.RollbackOriginal}
 }
 
+// runner is a Runner of w's HPA for holder. Its Lease lasts 15s: no test here waits for one to
+// expire, and a shorter one (3s, renewed every second with a one-second timeout) was lost on a
+// loaded 2-core machine whose API server stalled renewals past it, which stopped the rollout.
 func runner(w *rollouttest.Workload, holder string) *rollout.Runner {
 	return &rollout.Runner{Client: w.K.Clients.Clientset, Namespace: w.NS, HPA: "web", Holder: holder,
-		LeaseDuration: 3 * time.Second, RollbackTimeout: 60 * time.Second, GateTimeout: 20 * time.Second}
+		LeaseDuration: 15 * time.Second, RollbackTimeout: 60 * time.Second, GateTimeout: 20 * time.Second}
 }
 
 func nfsGate(w *rollouttest.Workload) rollout.Gate {
