@@ -88,7 +88,9 @@ func TestNemesisRestartsOneOfThreeMasters(t *testing.T) {
 // faults; a replica paused past the TTL while it extracts wakes after another replica took the
 // lock and extracted a newer zip, and goes on writing: the extraction mixes two uploads, and the
 // verdict finds it. Whether a pause lands inside an extraction is a matter of chance
-// (docs/lock-fencing.md): up to three loads are run.
+// (docs/lock-fencing.md): up to six loads are run. On an idle machine 3 of 4 loads found it (three
+// runs of this test); in one make test on the loaded machine none of three did, the pauses having
+// landed in uploads, whose late writes no final state shows.
 func TestNemesisFindsTheUnfencedZombieWrite(t *testing.T) {
 	t.Run("clean without faults", func(t *testing.T) {
 		// A 10 s TTL: on a busy machine a section can outlast 2 s, and a lease nobody renews
@@ -97,7 +99,7 @@ func TestNemesisFindsTheUnfencedZombieWrite(t *testing.T) {
 		requireClean(t, stress(t, sb, fenceLoad...))
 	})
 	sb := fenceSandbox(t, "redlock-nofence")
-	const loads = 3
+	const loads = 6
 	for i := 1; i <= loads; i++ {
 		before := len(sb.Stderr())
 		r := stress(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
