@@ -383,6 +383,13 @@ func (k *Kube) NewNamespace(t testing.TB) string {
 	name := fmt.Sprintf("t-%s-%d", sanitize(t.Name()), time.Now().UnixNano()%1_000_000)
 	k.Kubectl(t, "create", "namespace", name)
 	t.Cleanup(func() { _, _ = k.kubectl(nil, "delete", "namespace", name, "--wait=false") })
+	// Pods are admitted only once the namespace's default ServiceAccount exists. The controller
+	// manager makes it a moment after the namespace; a ReplicaSet whose pods are refused until then
+	// backs off, which can outlast ReadyPods' minute on a loaded machine.
+	WaitFor(t, 60*time.Second, "the default ServiceAccount of namespace "+name, func() (bool, error) {
+		_, err := k.Clients.Clientset.CoreV1().ServiceAccounts(name).Get(context.Background(), "default", metav1.GetOptions{})
+		return err == nil, nil
+	})
 	return name
 }
 
@@ -668,24 +675,39 @@ spec: {}
 }
 
 // ReadyPods waits up to a minute until n pods matching selector in ns are Ready and returns
-// their names.
+// their names. A failed List is tried again (the API server answers slowly on a loaded
+// machine); when the minute is over, the test fails with the namespace's pods and events.
 func (k *Kube) ReadyPods(t testing.TB, ns, selector string, n int) []string {
 	t.Helper()
-	var names []string
-	WaitFor(t, 60*time.Second, fmt.Sprintf("%d ready pods %s in %s", n, selector, ns), func() (bool, error) {
-		pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: selector})
-		if err != nil {
-			return false, err
+	const limit = 60 * time.Second
+	deadline := time.Now().Add(limit)
+	for {
+		names, err := k.readyPods(ns, selector)
+		if err == nil && len(names) >= n {
+			return names
 		}
-		names = names[:0]
-		for _, p := range pods.Items {
-			for _, c := range p.Status.Conditions {
-				if c.Type == "Ready" && c.Status == "True" && p.DeletionTimestamp == nil {
-					names = append(names, p.Name)
-				}
+		if time.Now().After(deadline) {
+			state, _ := k.kubectl(nil, "get", "pods,events", "-n", ns, "-o", "wide")
+			t.Fatalf("timed out after %v waiting for %d ready pods %s in %s (%d ready, last error %v):\n%s", limit, n, selector, ns, len(names), err, state)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (k *Kube) readyPods(ns, selector string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	pods, err := k.Clients.Clientset.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, p := range pods.Items {
+		for _, c := range p.Status.Conditions {
+			if c.Type == "Ready" && c.Status == "True" && p.DeletionTimestamp == nil {
+				names = append(names, p.Name)
 			}
 		}
-		return len(names) >= n, nil
-	})
-	return names
+	}
+	return names, nil
 }
