@@ -156,14 +156,16 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if k.Records {
 		j.Operations = Operations(h)
 	}
+	unsafe := unsafeReasons(h)
 	if len(j.Findings) > 0 {
 		j.Verdict, j.Conclusive = Races, true
+		j.Reasons = append(j.Reasons, unsafe...)
 		if !j.Settled && k.Files {
 			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
 		}
 	} else {
 		j.Verdict, j.Conclusive = Clean, true
-		if j.Reasons = unearned(h, st, o, &j); len(j.Reasons) > 0 {
+		if j.Reasons = append(unsafe, unearned(h, st, o, &j)...); len(j.Reasons) > 0 {
 			j.Verdict, j.Conclusive = Inconclusive, false
 			if tr.Count > 0 && tr.First != "" {
 				j.Reasons = append(j.Reasons, fmt.Sprintf("%d requests got no answer (transport errors or timeouts); the first: %s", tr.Count, redact.Text(tr.First)))
@@ -172,6 +174,16 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	}
 	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })
 	return j
+}
+
+// unsafeReasons say which requests were left out of the verdict because they name ids that are
+// not plain names (UnsafeIDs).
+func unsafeReasons(h *history.History) []string {
+	var out []string
+	for _, u := range UnsafeIDs(h) {
+		out = append(out, "left out of the verdict, its files not read: "+u)
+	}
+	return out
 }
 
 // withRunDefaults fills what o leaves unset from the run's own header: its ignore list, grace

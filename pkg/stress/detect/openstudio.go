@@ -21,6 +21,9 @@ type run struct {
 	resultsNoID []*history.Record
 	creates     []*history.Record
 	readbacks   map[string]*history.Record // kind/id -> read-back
+	// unsafe are the requests left out because an id they name cannot be a directory under the
+	// state directory (history.CheckName): what each named, for a reason.
+	unsafe []string
 }
 
 func index(h *history.History) *run {
@@ -41,6 +44,10 @@ func index(h *history.History) *run {
 			continue
 		case history.KindRequest:
 		default:
+			continue
+		}
+		if err := pathIDs(rec); err != nil {
+			r.unsafe = append(r.unsafe, fmt.Sprintf("%s #%d: %v", rec.Op, rec.Seq, err))
 			continue
 		}
 		switch rec.Op {
@@ -72,6 +79,37 @@ func index(h *history.History) *run {
 }
 
 func createdID(r *history.Record) string { return r.CreatedID() }
+
+// pathIDs checks the ids of a request that name directories under the state directory: its
+// analysis, the analysis it created, the result file it returned.
+func pathIDs(rec *history.Record) error {
+	ids := []string{rec.Analysis}
+	switch {
+	case rec.Op == history.OpCreateAnalysis && rec.Applied():
+		ids = append(ids, createdID(rec))
+	case rec.Op == history.OpUploadFile:
+		ids = append(ids, rec.Returned)
+	}
+	for _, id := range ids {
+		if id == "" {
+			continue
+		}
+		if err := history.CheckName(id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// UnsafeIDs are the requests of an openstudio history whose ids cannot name a directory under the
+// state directory (a history or a server that names "../../x"): they are left out of the dirs
+// read and of the verdict, and each is a reason the verdict is not clean.
+func UnsafeIDs(h *history.History) []string {
+	if !h.Header.Kind().Files {
+		return nil
+	}
+	return index(h).unsafe
+}
 
 // Dirs returns the directories (relative to the volume root) that hold this run's objects: the
 // only part of the volume that is read and judged.

@@ -51,13 +51,30 @@ type History struct {
 	Header  Header
 	Footer  *Footer // nil when the run did not end cleanly (the file was cut)
 	Records []Record
+	// Cut counts the partial lines ignored at its end: a last line without its newline that is not
+	// a whole record (the run was killed while writing it). A cut history has no footer, so the run
+	// reads as partial, as an interrupted one does.
+	Cut int
+}
+
+// CutNotice is what to tell the user about a history whose last line was cut ("" when none was).
+func (h *History) CutNotice() string {
+	switch h.Cut {
+	case 0:
+		return ""
+	case 1:
+		return "history ends mid-record: 1 partial line ignored (the run is read as partial)"
+	}
+	return fmt.Sprintf("history ends mid-record: %d partial lines ignored (the run is read as partial)", h.Cut)
 }
 
 // MaxLine is the longest line Read accepts (a zip manifest can be long).
 const MaxLine = 16 << 20
 
 // Read parses a history. The first line must be a header of a schema this version knows; blank
-// lines are skipped; any other malformed line is an error naming its line number.
+// lines are skipped; a last line without its newline that is not a whole record (a crash while
+// writing it) is ignored and counted in Cut; any other malformed line is an error naming its line
+// number.
 func Read(r io.Reader) (*History, error) { return Scan(r, nil) }
 
 // Scan parses a history as Read does, handing each record (not the header or footer) to take,
@@ -66,6 +83,14 @@ func Read(r io.Reader) (*History, error) { return Scan(r, nil) }
 func Scan(r io.Reader, take func(h *Header, rec *Record) bool) (*History, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), MaxLine)
+	unterminated := false // the token just scanned is the last one, and no newline ends it
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		adv, tok, err := bufio.ScanLines(data, atEOF)
+		if atEOF && adv == len(data) && len(data) > 0 && data[len(data)-1] != '\n' {
+			unterminated = true
+		}
+		return adv, tok, err
+	})
 	h := &History{}
 	line := 0
 	sawHeader := false
@@ -77,6 +102,10 @@ func Scan(r io.Reader, take func(h *Header, rec *Record) bool) (*History, error)
 		}
 		var rec Record
 		if err := json.Unmarshal(b, &rec); err != nil {
+			if unterminated {
+				h.Cut++ // the write of the last record was cut: what came before stands
+				continue
+			}
 			return nil, fmt.Errorf("history line %d: %v", line, err)
 		}
 		switch rec.Kind {

@@ -85,3 +85,46 @@ func FuzzRead(f *testing.F) {
 		}
 	})
 }
+
+// TestReadCutLastLine: a last line cut by a crash (no newline, not a whole record) is ignored and
+// counted; the run has no footer, so it reads as partial. A malformed line elsewhere, or a
+// malformed last line that has its newline, stays an error.
+func TestReadCutLastLine(t *testing.T) {
+	hdr := `{"kind":"header","header":{"schema":2,"run":"0badc0de","profile":"jobs","targets":["http://127.0.0.1:1"],"requests":2,"concurrency":1,"started":"2026-01-01T00:00:00Z"}}` + "\n"
+	rec := `{"kind":"request","seq":1,"op":"submit_job","target":"http://127.0.0.1:1","outcome":"acknowledged","returned_id":"0123456789ab"}` + "\n"
+	for cut := 1; cut < len(rec)-1; cut += 7 {
+		h, err := Read(strings.NewReader(hdr + rec + rec[:cut]))
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		if h.Cut != 1 || len(h.Records) != 1 || h.Footer != nil || !strings.Contains(h.CutNotice(), "history ends mid-record: 1 partial line ignored") {
+			t.Fatalf("cut at %d: cut %d, %d records, footer %v, notice %q", cut, h.Cut, len(h.Records), h.Footer, h.CutNotice())
+		}
+	}
+	// A whole last record without its newline is a record, not a cut.
+	if h, err := Read(strings.NewReader(hdr + strings.TrimSuffix(rec, "\n"))); err != nil || h.Cut != 0 || len(h.Records) != 1 || h.CutNotice() != "" {
+		t.Fatalf("last record without newline: %+v, %v", h, err)
+	}
+	for name, in := range map[string]string{
+		"malformed middle":            hdr + rec[:20] + "\n" + rec,
+		"malformed last with newline": hdr + rec + rec[:20] + "\n",
+		"cut header":                  hdr[:30],
+	} {
+		if _, err := Read(strings.NewReader(in)); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+func TestCheckName(t *testing.T) {
+	for _, ok := range []string{"0badc0de-000a-4000-8000-000000000001", "abc", "..x", "a..b"} {
+		if err := CheckName(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{"", ".", "..", "../../x", "/etc", "a/b", `a\b`, "a\x00b", "a\nb"} {
+		if err := CheckName(bad); err == nil {
+			t.Errorf("%q: accepted", bad)
+		}
+	}
+}

@@ -57,6 +57,9 @@ const endOfDirs = "::osctl-end-of-dirs::"
 
 // Read implements Reader.
 func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
+	if err := CheckDirs(dirs); err != nil {
+		return nil, err
+	}
 	req := p.Clientset.CoreV1().RESTClient().Post().Resource("pods").Name(p.Name).Namespace(p.Namespace).SubResource("exec")
 	req.VersionedParams(&corev1.PodExecOptions{
 		Container: p.Container,

@@ -8,10 +8,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -67,6 +69,9 @@ type Local struct {
 // cache, where stat alone may serve stale attributes).
 func (l Local) Read(ctx context.Context, dirs []string) (*State, error) {
 	st := NewState()
+	if err := CheckDirs(dirs); err != nil {
+		return st, err
+	}
 	for _, d := range dirs {
 		if err := ctx.Err(); err != nil {
 			return st, err
@@ -137,6 +142,18 @@ func (l Local) hash(p string) File {
 		time.Sleep(time.Duration(i+1) * 20 * time.Millisecond)
 	}
 	return File{Size: -1, Err: last.Error()}
+}
+
+// CheckDirs refuses a directory that is not a relative path inside the volume root (absolute, with a
+// ".." element, a backslash or a control character such as a line break): the ids that name the run's directories come from a history or a server,
+// and nothing outside the root is ever opened on their word.
+func CheckDirs(dirs []string) error {
+	for _, d := range dirs {
+		if d == "" || path.IsAbs(d) || filepath.IsAbs(d) || strings.ContainsFunc(d, func(r rune) bool { return r == '\\' || r < 0x20 }) || slices.Contains(strings.Split(d, "/"), "..") {
+			return fmt.Errorf("directory %q is not a path inside the state directory: refused", d)
+		}
+	}
+	return nil
 }
 
 // Fingerprint lists path, size and modification time of every file under dirs (stat only): a
