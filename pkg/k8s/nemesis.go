@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/client-go/kubernetes"
 
 	"github.com/osctl/osctl/pkg/stress/nemesis"
@@ -57,6 +58,9 @@ func (p *PodNemesis) Check(faults []nemesis.Fault) error {
 	for _, f := range faults {
 		if f.Kind.Pauses() {
 			return fmt.Errorf("%v: a pod cannot be paused through the Kubernetes API; on Kubernetes use kill-replica and restart-redis", f)
+		}
+		if sel, err := labels.Parse(p.selector(f.Kind)); err != nil || sel.Empty() {
+			return fmt.Errorf("%v: selector %q does not name the pods it may hit (an empty one selects every pod)", f, p.selector(f.Kind))
 		}
 		pods, err := p.running(f.Kind)
 		if err != nil {

@@ -5,6 +5,7 @@ package stress
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
@@ -25,7 +27,7 @@ type Options struct {
 	Config  pstress.Config   // what the flags below set directly
 	Targets []string
 	Mix     string
-	Headers []string
+	Headers headerflags.Flags
 	State   stateflags.Flags
 	Nemesis nemesisflags.Flags
 	Fleets  Fleets // nil: the load goes from this process only
@@ -115,7 +117,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.StringVar(&o.Mix, "mix", d.Mix.String(), "openstudio: relative weights of the load operations")
 	fl.BoolVar(&c.AllowStart, "allow-start", false, "openstudio: send start actions to targets that are not the sandbox (launches simulations on a real server)")
 	fl.StringVar(&c.Method, "method", d.Method, "http: request method")
-	fl.StringArrayVar(&o.Headers, "header", nil, "http, jobs: request header 'Name: value' (repeatable; the job API's token goes here: 'X-ELB-API-Token: TOKEN'); values are never printed")
+	o.Headers.Add(cmd, "http, jobs")
 	fl.StringVar(&c.Body, "body", "", "http, jobs: request body template; {{nonce}} and {{seq}} are replaced per request (jobs: default a Mode B submit keyed by the nonce)")
 	fl.DurationVar(&c.Poll, "poll", d.Poll, "jobs: how often each job's status is read (a read of an active job is costly for elb-openapi: below 500ms osctl warns)")
 	fl.DurationVar(&c.JobTimeout, "job-timeout", d.JobTimeout, "jobs: how long one job is followed; a job still active then is not finished (the run is inconclusive about it)")
@@ -167,13 +169,15 @@ func (o *Options) validate(cmd *cobra.Command) error {
 			return cmdutil.Usage("%w", err)
 		}
 	}
-	if c.Header, err = cmdutil.ParseHeaders(o.Headers); err != nil {
+	var note string
+	if c.Header, note, err = o.Headers.Parse(o.Factory.Secrets); err != nil { // a header may carry a token: it is masked in every error
 		return err
 	}
-	for _, vs := range c.Header {
-		for _, v := range vs {
-			o.Factory.Secrets.Add(v) // a header may carry a token: it is masked in every error
-		}
+	if note != "" {
+		fmt.Fprintln(o.IO.ErrOut, "notice: "+note)
+	}
+	if err := o.Nemesis.Validate(); err != nil {
+		return err
 	}
 	if err := c.Check(); err != nil {
 		return cmdutil.Usage("%w", err)

@@ -9,9 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -42,6 +39,19 @@ type Result struct {
 	Unknown     int                   `json:"unknown_submits,omitempty"`
 	// InFlightWait is how long after a submit that got no answer its job was looked for.
 	InFlightWait string `json:"in_flight_wait,omitempty"`
+	// Skipped are what the history names that the run cannot be shown to have made: left alone.
+	Skipped []Skipped `json:"skipped,omitempty"`
+}
+
+// Skipped is one object a history names that cleanup leaves alone, and why: a job on a host that
+// is not among the run's targets, or whose id the run cannot prove it made; an analysis whose
+// record is not the run's.
+type Skipped struct {
+	Kind   string `json:"kind"` // "job" or "analysis"
+	ID     string `json:"id"`
+	Target string `json:"target,omitempty"`
+	Seq    int64  `json:"seq,omitempty"`
+	Reason string `json:"reason"`
 }
 
 // Plan is a cleanup ready to be applied: Result says what it would do.
@@ -49,7 +59,7 @@ type Plan struct {
 	Result
 	root     string
 	base     *url.URL
-	ids      []string
+	refs     []profile.AnalysisRef
 	jobs     []profile.JobRef
 	client   profile.Doer
 	header   http.Header
@@ -75,6 +85,9 @@ type Options struct {
 
 // Files plans removing one run's directories under the volume root (--run ID --state-dir DIR).
 func Files(root, run string) (*Plan, error) {
+	if !profile.ValidRunID(run) {
+		return nil, fmt.Errorf("run id %q is not one osctl gives (8 hex digits)", run)
+	}
 	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("{StateDir} %s is not a directory", root)
 	}
@@ -88,6 +101,9 @@ func Files(root, run string) (*Plan, error) {
 // ForHistory plans cleaning up the run of a history: an openstudio run's analyses (through the API,
 // unless the target is the sandbox) and files, or a jobs run's jobs.
 func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, error) {
+	if !profile.ValidRunID(h.Header.Run) {
+		return nil, fmt.Errorf("the history's run id %q is not one osctl gives (8 hex digits): nothing is cleaned up on its word", h.Header.Run)
+	}
 	if plan := plans[h.Header.Profile]; plan != nil {
 		return plan(ctx, h, o)
 	}
@@ -98,26 +114,6 @@ func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, erro
 var plans = map[string]func(context.Context, *history.History, Options) (*Plan, error){
 	history.OpenStudio.Name: openStudio,
 	history.Jobs.Name:       jobsPlan,
-}
-
-// jobsPlan plans deleting a jobs run's jobs, each on the replica its history names.
-func jobsPlan(_ context.Context, h *history.History, o Options) (*Plan, error) {
-	if o.StateDir != "" || o.Target != nil {
-		return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out {StateDir} and {Target}"}
-	}
-	jobs, unknown, err := profile.RunJobs(h)
-	if err != nil {
-		return nil, err
-	}
-	p := &Plan{Result: Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}, Unknown: unknown}, jobs: jobs, client: o.Client, header: o.Header,
-		wait: o.InFlightWait}
-	replicas := map[string]bool{}
-	for _, j := range jobs {
-		replicas[j.Target] = true
-		p.Jobs = append(p.Jobs, profile.JobDeletion{JobRef: j, Outcome: WouldDelete})
-	}
-	p.replicas = len(replicas)
-	return p, nil
 }
 
 // WouldDelete is a planned job's outcome in a dry run.
@@ -167,7 +163,7 @@ func (p *Plan) Apply(ctx context.Context) (*Result, error) {
 	}
 	failed := 0
 	if p.Target != "" {
-		r.Analyses = profile.DeleteAnalyses(ctx, p.client, p.base, p.ids, false)
+		r.Analyses = profile.DeleteAnalyses(ctx, p.client, p.base, p.refs, false)
 		for _, d := range r.Analyses {
 			if d.Result == profile.DeleteFailed {
 				failed++
@@ -181,7 +177,7 @@ func (p *Plan) Apply(ctx context.Context) (*Result, error) {
 		}
 	}
 	if failed > 0 {
-		return &r, fmt.Errorf("%d of %d analyses were not deleted (listed above); run cleanup again to retry", failed, len(p.ids))
+		return &r, fmt.Errorf("%d of %d analyses were not deleted (listed above); run cleanup again to retry", failed, len(p.refs))
 	}
 	return &r, nil
 }
@@ -220,64 +216,4 @@ func (p *Plan) applyJobs(ctx context.Context, r Result) (*Result, error) {
 		return &r, fmt.Errorf("%d of %d jobs were not deleted (listed above); run cleanup again to retry", r.NotDeleted, len(p.jobs))
 	}
 	return &r, nil
-}
-
-// RunDirs returns the directories of run's objects under the volume root: analysis assets and
-// extractions named with the run id, and result directories all of whose files carry it.
-func RunDirs(root, run string) ([]string, int, error) {
-	dirs := []string{}
-	files := 0
-	for _, parent := range []string{"server/assets/analyses", "server/analyses"} {
-		ents, err := os.ReadDir(filepath.Join(root, parent))
-		if err != nil && !os.IsNotExist(err) {
-			return nil, 0, err
-		}
-		for _, e := range ents {
-			if e.IsDir() && strings.HasPrefix(e.Name(), run+"-") {
-				d := filepath.Join(root, parent, e.Name())
-				dirs = append(dirs, d)
-				files += countFiles(d)
-			}
-		}
-	}
-	rp := filepath.Join(root, "server/assets/data_points")
-	ents, err := os.ReadDir(rp)
-	if err != nil && !os.IsNotExist(err) {
-		return nil, 0, err
-	}
-	for _, e := range ents {
-		if !e.IsDir() {
-			continue
-		}
-		orig := filepath.Join(rp, e.Name(), "files", "original")
-		fs, err := os.ReadDir(orig)
-		if err != nil || len(fs) == 0 {
-			continue
-		}
-		owned := true
-		for _, f := range fs {
-			if !strings.HasPrefix(f.Name(), "osctl-"+run+"-") {
-				owned = false
-				break
-			}
-		}
-		if owned {
-			d := filepath.Join(rp, e.Name())
-			dirs = append(dirs, d)
-			files += countFiles(d)
-		}
-	}
-	sort.Strings(dirs)
-	return dirs, files, nil
-}
-
-func countFiles(d string) int {
-	n := 0
-	_ = filepath.WalkDir(d, func(_ string, de os.DirEntry, err error) error {
-		if err == nil && !de.IsDir() {
-			n++
-		}
-		return nil
-	})
-	return n
 }

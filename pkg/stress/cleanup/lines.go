@@ -22,6 +22,8 @@ func (r *Result) Lines() []string {
 			out = append(out, fmt.Sprintf("analysis %s is already gone (GET answered {\"analysis\":null})", d.ID))
 		case profile.DeleteFailed:
 			out = append(out, fmt.Sprintf("analysis %s not deleted: %s", d.ID, d.Error))
+		case profile.DeleteNotTheRuns:
+			out = append(out, fmt.Sprintf("analysis %s left alone: %s", d.ID, d.Error))
 		default:
 			deleted++
 			out = append(out, fmt.Sprintf("%s analysis %s through %s", del, d.ID, r.Target))
@@ -33,6 +35,9 @@ func (r *Result) Lines() []string {
 	for _, d := range r.Removed {
 		out = append(out, verb+" "+d)
 	}
+	for _, sk := range r.Skipped {
+		out = append(out, skippedLine(sk))
+	}
 	if r.Unknown > 0 {
 		what := fmt.Sprintf("%d submits got no answer and carried no idempotency_key: any job they made has", r.Unknown)
 		if r.Unknown == 1 {
@@ -41,6 +46,9 @@ func (r *Result) Lines() []string {
 		out = append(out, what+" an id nobody knows (look for it in GET /v1/jobs on its replica)")
 	}
 	last := fmt.Sprintf("run %s: ", r.Run)
+	if n := len(r.Skipped) + r.notTheRuns(); n > 0 {
+		last += fmt.Sprintf("left alone %d object(s) the history names but the run cannot be shown to have made; ", n)
+	}
 	jobs := history.KindOf(r.Profile).Jobs
 	switch {
 	case jobs && r.DryRun:
@@ -75,3 +83,30 @@ func jobLine(d profile.JobDeletion) string {
 	}
 	return line
 }
+
+// skippedLine says what the history named that was left alone, and why.
+func skippedLine(sk Skipped) string {
+	line := "left alone " + sk.Kind + " " + sk.ID
+	if sk.ID == "" {
+		line = "left alone a " + sk.Kind + " with no id"
+	}
+	if sk.Target != "" {
+		line += " on " + sk.Target
+	}
+	return line + ": " + sk.Reason
+}
+
+// notTheRuns counts the analyses the server names otherwise than the run did.
+func (r *Result) notTheRuns() int {
+	n := 0
+	for _, d := range r.Analyses {
+		if d.Result == profile.DeleteNotTheRuns {
+			n++
+		}
+	}
+	return n
+}
+
+// LeftAlone counts what the history names that cleanup left alone because the run cannot be
+// shown to have made it (Skipped, and analyses the server names otherwise than the run did).
+func (r *Result) LeftAlone() int { return len(r.Skipped) + r.notTheRuns() }

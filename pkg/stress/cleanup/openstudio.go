@@ -41,25 +41,45 @@ func openStudio(ctx context.Context, h *history.History, o Options) (*Plan, erro
 		return nil, fmt.Errorf("target %s is not reachable: %s (pass {Target} URL of the server the run used)", base.Redacted(), redact.Text(t.ProbeErr))
 	}
 	if !t.Status.Sandbox {
-		p.base, p.Target, p.ids = base, base.Redacted(), analyses(h)
-		p.Analyses = profile.DeleteAnalyses(ctx, o.Client, base, p.ids, true) // look first: what exists, what is gone
+		p.base, p.Target = base, base.Redacted()
+		p.refs, p.Skipped = analyses(h)
+		p.Analyses = profile.DeleteAnalyses(ctx, o.Client, base, p.refs, true) // look first: what exists, what is gone, what is not the run's
 	}
 	return p, nil
 }
 
-// analyses are the run's analyses whose create was acknowledged or ambiguous: those that may exist.
-func analyses(h *history.History) []string {
-	var ids []string
+// analyses are the run's analyses whose create was acknowledged or ambiguous (those that may
+// exist), as the run named them, and the creates that are not the run's as it writes them: a
+// record without the run's nonce, or whose id is not one of the run's analysis ids (the server
+// may choose its own id, but then the name the run gave it, checked before any DELETE, is what
+// tells it is the run's).
+func analyses(h *history.History) ([]profile.AnalysisRef, []Skipped) {
+	var refs []profile.AnalysisRef
+	var skipped []Skipped
 	seen := map[string]bool{}
+	run := h.Header.Run
 	for _, r := range h.Records {
 		if r.Kind != history.KindRequest || r.Op != history.OpCreateAnalysis || !r.Maybe() {
 			continue
 		}
 		id := r.CreatedID()
+		reason := ""
+		switch {
+		case r.Nonce != profile.Nonce(run, r.Seq):
+			reason = fmt.Sprintf("its create #%d does not carry the run's nonce %s", r.Seq, profile.Nonce(run, r.Seq))
+		case r.ID != "" && !profile.IsAnalysisOf(r.ID, run):
+			reason = fmt.Sprintf("its create #%d asked for id %s, which is not one of the run's analysis ids (%s-000a-4000-8000-...)", r.Seq, r.ID, run)
+		case id == "":
+			reason = fmt.Sprintf("its create #%d names no analysis", r.Seq)
+		}
+		if reason != "" {
+			skipped = append(skipped, Skipped{Kind: "analysis", ID: id, Seq: r.Seq, Reason: reason})
+			continue
+		}
 		if !seen[id] {
 			seen[id] = true
-			ids = append(ids, id)
+			refs = append(refs, profile.AnalysisRef{ID: id, Name: r.Nonce, Project: r.Project})
 		}
 	}
-	return ids
+	return refs, skipped
 }

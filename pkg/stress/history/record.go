@@ -110,6 +110,11 @@ type Record struct {
 	// (elb-openapi: sha256("<submission_source>:<key>")[:12]): the job the submit made, or would
 	// have made, even when no answer named it. Empty when the body has no key.
 	KeyJob string `json:"key_job_id,omitempty"`
+	// Key and KeySource, on a submit whose body is not the default, are the body's
+	// idempotency_key and submission_source: with them cleanup proves that the job KeyJob names
+	// is the run's (the key holds the run's nonce). The default body's key is the Nonce.
+	Key       string `json:"idempotency_key,omitempty"`
+	KeySource string `json:"submission_source,omitempty"`
 	// Listed, on a read-back of Op OpJobList, is how the service's own job list (GET /v1/jobs on
 	// the replica that accepted the job) showed job Job after following the run's jobs ended.
 	Listed *Listed `json:"listed,omitempty"`

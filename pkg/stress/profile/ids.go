@@ -45,8 +45,28 @@ func ZipName(run string) string { return "osctl-" + run + ".zip" }
 // ResultName is the file name of the run's seq-th result file upload.
 func ResultName(run string, seq int64) string { return fmt.Sprintf("osctl-%s-%08d.json", run, seq) }
 
-// OwnedBy reports whether a directory or file name belongs to run (an analysis or data point id,
-// or a result file name).
+// OwnedBy reports whether a directory or file name belongs to run: the whole name is one of the
+// run's analysis or data point ids (<run>-000a-4000-8000-<12 hex digits>), one of its result
+// file names (osctl-<run>-<8 digits>.json) or its zip's name. A prefix is not enough: a run id
+// has the shape of the first group of any uuid, so <run>-3c1d-4b8e-... is someone else's.
 func OwnedBy(name, run string) bool {
-	return strings.HasPrefix(name, run+"-") || strings.HasPrefix(name, "osctl-"+run+"-") || name == ZipName(run)
+	if !ValidRunID(run) {
+		return false
+	}
+	if name == ZipName(run) {
+		return true
+	}
+	return ownedRe.MatchString(name) && (strings.HasPrefix(name, run+"-") || strings.HasPrefix(name, "osctl-"+run+"-"))
+}
+
+var ownedRe = regexp.MustCompile(`^(?:[0-9a-f]{8}-000[ad]-4000-8000-[0-9a-f]{12}|osctl-[0-9a-f]{8}-[0-9]{8,}\.json)$`)
+
+// IsAnalysisOf reports whether id is, whole, one of run's analysis ids (AnalysisID).
+func IsAnalysisOf(id, run string) bool {
+	return ValidRunID(run) && strings.HasPrefix(id, run+"-000a-4000-8000-") && ownedRe.MatchString(id)
+}
+
+// IsResultFileOf reports whether name is, whole, one of run's result file names (ResultName).
+func IsResultFileOf(name, run string) bool {
+	return ValidRunID(run) && strings.HasPrefix(name, "osctl-"+run+"-") && ownedRe.MatchString(name)
 }

@@ -116,9 +116,13 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 		seq := i + 1
 		t := p.Targets[int(i)%len(p.Targets)].URL
 		nonce := Nonce(p.Run, seq)
-		body, key, keyJob := p.renderSubmit(seq, nonce)
-		return &jobOp{p: p, target: t, body: body, key: key, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
-			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}}, true
+		body, key, source, keyJob := p.renderSubmit(seq, nonce)
+		rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
+			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}
+		if p.Body != "" {
+			rec.Key, rec.KeySource = key, source // cleanup proves the job is the run's by them
+		}
+		return &jobOp{p: p, target: t, body: body, key: key, rec: rec}, true
 	})
 }
 

@@ -56,27 +56,28 @@ func DefaultJobBody(nonce string) []byte {
 // renderBody returns the submit body of the seq-th request, and its idempotency key ("" when the
 // body has none, or is not a JSON object).
 func (p *Jobs) renderBody(seq int64, nonce string) ([]byte, string) {
-	b, k, _ := p.renderSubmit(seq, nonce)
+	b, k, _, _ := p.renderSubmit(seq, nonce)
 	return b, k
 }
 
-// renderSubmit is renderBody with the job id the service derives from the key ("" without one).
-func (p *Jobs) renderSubmit(seq int64, nonce string) (body []byte, key, keyJob string) {
+// renderSubmit is renderBody with the body's submission_source ("" when it names none) and the
+// job id the service derives from the key ("" without one).
+func (p *Jobs) renderSubmit(seq int64, nonce string) (body []byte, key, source, keyJob string) {
 	if p.Body == "" {
 		body, key = DefaultJobBody(nonce), nonce
 		keyJob, _ = JobIDFromKey(DefaultSubmissionSource, key)
-		return body, key, keyJob
+		return body, key, "", keyJob
 	}
 	s := strings.ReplaceAll(p.Body, "{{nonce}}", nonce)
 	body = []byte(strings.ReplaceAll(s, "{{seq}}", strconv.FormatInt(seq, 10)))
 	var m map[string]any
 	if json.Unmarshal(body, &m) != nil {
-		return body, "", ""
+		return body, "", "", ""
 	}
 	key, _ = m["idempotency_key"].(string)
-	source, _ := m["submission_source"].(string)
+	source, _ = m["submission_source"].(string)
 	keyJob, _ = JobIDFromKey(source, key)
-	return body, key, keyJob
+	return body, key, source, keyJob
 }
 
 // Prepare checks the body template: it must be a JSON object once {{nonce}} and {{seq}} are

@@ -38,6 +38,12 @@ type JobRef struct {
 // idempotency key names (history.Record.KeyJob). Unknown counts the submits that got no answer and
 // carried no key: any job they made has an id nobody knows.
 func RunJobs(h *history.History) (jobs []JobRef, unknown int, err error) {
+	return RunJobsWhere(h, nil)
+}
+
+// RunJobsWhere is RunJobs with only the submits keep returns true for, given each submit's
+// record and the id of the job it names (nil keeps every one).
+func RunJobsWhere(h *history.History, keep func(r *history.Record, id string) bool) (jobs []JobRef, unknown int, err error) {
 	if !h.Header.Kind().Jobs {
 		return nil, 0, fmt.Errorf("the history is of a %s run, not a jobs run", h.Header.Profile)
 	}
@@ -60,6 +66,9 @@ func RunJobs(h *history.History) (jobs []JobRef, unknown int, err error) {
 			continue
 		default:
 			continue // rejected: the service made no job
+		}
+		if keep != nil && !keep(&r, ref.ID) {
+			continue
 		}
 		if strings.Contains(r.Target, redact.Mask) {
 			return nil, 0, fmt.Errorf("the history keeps target %s without its password: the jobs cannot be reached from it", r.Target)

@@ -55,6 +55,17 @@ func TestIDsAndOwnership(t *testing.T) {
 	if !OwnedBy(ResultName("0badc0de", 3), "0badc0de") || !ValidRunID(NewRunID()) || ValidRunID("../x") {
 		t.Fatal("ownership")
 	}
+	// Whole names only: a uuid whose first group is the run id is someone else's.
+	for _, foreign := range []string{"0badc0de-3c1d-4b8e-9a51-0d6f2b7e9c11", "0badc0de-000a-4000-8000-00000000001", "0badc0de-000a-4000-8000-0000000000111",
+		"0badc0de-", "osctl-0badc0de-notes.txt", "0badc0de-000a-4000-8000-000000000011/..", "osctl-0badc0de-00000003.json.bak"} {
+		if OwnedBy(foreign, "0badc0de") {
+			t.Errorf("%q owned", foreign)
+		}
+	}
+	if !OwnedBy(DataPointID("0badc0de", 2), "0badc0de") || !IsAnalysisOf(a, "0badc0de") || IsAnalysisOf(DataPointID("0badc0de", 2), "0badc0de") ||
+		IsAnalysisOf("0badc0de-3c1d-4b8e-9a51-0d6f2b7e9c11", "0badc0de") || OwnedBy(a, "") || IsAnalysisOf(a, "") {
+		t.Error("ids of the run")
+	}
 }
 
 func TestParseMixAndTargets(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	stresscleanup "github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -28,7 +29,7 @@ type CleanupOptions struct {
 	StateDir string
 	History  string
 	Target   string
-	Headers  []string
+	Headers  headerflags.Flags
 	Timeout  time.Duration
 	InFlight time.Duration
 	DryRun   bool
@@ -74,7 +75,7 @@ found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
 	fl.StringVar(&o.StateDir, "state-dir", "", "the shared volume's root on this machine")
 	fl.StringVar(&o.History, "history", "", "a run's history (osctl stress --history): its run id, profile and targets say what to remove (an openstudio run's analyses through the API, with --state-dir for its files; a jobs run's jobs)")
 	fl.StringVar(&o.Target, "target", "", "with an openstudio --history: the server to delete the analyses through (default the run's first target)")
-	fl.StringArrayVar(&o.Headers, "header", nil, "with --history: request header 'Name: value' (repeatable; 'X-ELB-API-Token: TOKEN'); values are never printed")
+	o.Headers.Add(cmd, "with --history")
 	fl.DurationVar(&o.Timeout, "timeout", 6*time.Minute, "with --history: timeout of one request (deleting an active job makes elb-openapi run elastic-blast delete, up to 5 minutes)")
 	fl.DurationVar(&o.InFlight, "in-flight-wait", profile.DefaultInFlightWait, "with a jobs --history: how long after a submit that got no answer was sent its job is looked for")
 	fl.BoolVar(&o.DryRun, "dry-run", false, "list what would be removed, remove nothing")
@@ -122,7 +123,10 @@ func cleanupRun(ctx context.Context, o *CleanupOptions) error {
 	}
 	if o.DryRun || plan.Empty() {
 		plan.DryRun = o.DryRun
-		return show(&plan.Result)
+		if err := show(&plan.Result); err != nil {
+			return err
+		}
+		return leftAlone(&plan.Result)
 	}
 	if err := cmdutil.Confirm(o.IO, o.Yes, plan.Question()); err != nil {
 		return err
@@ -134,6 +138,15 @@ func cleanupRun(ctx context.Context, o *CleanupOptions) error {
 	if err != nil {
 		return pstress.JobsError(err, hdrs)
 	}
+	return leftAlone(res)
+}
+
+// leftAlone is exit 1 when the history named objects the run cannot be shown to have made: they
+// were left alone (the lines above say which and why), and someone should look at the history.
+func leftAlone(r *stresscleanup.Result) error {
+	if r.LeftAlone() > 0 {
+		return cmdutil.ErrSilentFound
+	}
 	return nil
 }
 
@@ -142,21 +155,22 @@ func (o *CleanupOptions) plan(ctx context.Context) (*stresscleanup.Plan, http.He
 		p, err := stresscleanup.Files(o.StateDir, o.Run)
 		return p, nil, err
 	}
-	hdrs, err := cmdutil.ParseHeaders(o.Headers)
+	hdrs, note, err := o.Headers.Parse(o.Factory.Secrets)
 	if err != nil {
 		return nil, nil, err
 	}
-	for _, vs := range hdrs {
-		for _, v := range vs {
-			o.Factory.Secrets.Add(v)
-		}
+	if note != "" {
+		fmt.Fprintln(o.IO.ErrOut, "notice: "+note)
 	}
 	// The http profile leaves nothing to clean up: its records are not kept (a long run has millions).
 	h, err := history.ScanFile(o.History, func(hd *history.Header, _ *history.Record) bool { return !hd.Kind().Records })
 	if err != nil {
 		return nil, hdrs, err
 	}
-	opts := stresscleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: &http.Client{Timeout: o.Timeout}, InFlightWait: o.InFlight}
+	if n := h.CutNotice(); n != "" {
+		fmt.Fprintln(o.IO.ErrOut, "warning: "+o.History+": "+n)
+	}
+	opts := stresscleanup.Options{StateDir: o.StateDir, Header: hdrs, Client: stresscleanup.Client(o.Timeout), InFlightWait: o.InFlight}
 	if o.Target != "" {
 		us, err := profile.ParseTargets([]string{o.Target})
 		if err != nil {

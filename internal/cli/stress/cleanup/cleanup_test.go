@@ -10,6 +10,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
 func TestCleanupValidation(t *testing.T) {
@@ -42,8 +43,10 @@ func TestCleanupHistoryUsage(t *testing.T) {
 		return p
 	}
 	osHist := write("os.jsonl", history.Record{Kind: history.KindHeader, Header: &history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "openstudio"}})
-	jobs := write("jobs.jsonl", history.Record{Kind: history.KindHeader, Header: &history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "jobs"}},
-		history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Target: "http://127.0.0.1:1", Returned: "0123456789ab", Outcome: history.Acknowledged})
+	nonce := profile.Nonce("0badc0de", 1)
+	id, _ := profile.JobIDFromKey(profile.DefaultSubmissionSource, nonce)
+	jobs := write("jobs.jsonl", history.Record{Kind: history.KindHeader, Header: &history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "jobs", Targets: []string{"http://127.0.0.1:1"}}},
+		history.Record{Kind: history.KindRequest, Seq: 1, Op: history.OpSubmitJob, Target: "http://127.0.0.1:1", Nonce: nonce, Returned: id, Outcome: history.Acknowledged})
 	for _, c := range []struct {
 		args []string
 		want string
@@ -67,7 +70,7 @@ func TestCleanupHistoryUsage(t *testing.T) {
 	cmd := NewCmdCleanup(f, nil)
 	cmd.SetArgs([]string{"--history", jobs, "--dry-run"})
 	out := f.IO.Out.(*bytes.Buffer)
-	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "would delete job 0123456789ab on http://127.0.0.1:1") {
+	if err := cmd.Execute(); err != nil || !strings.Contains(out.String(), "would delete job "+id+" on http://127.0.0.1:1") {
 		t.Fatalf("dry run: %v\n%s", err, out)
 	}
 }

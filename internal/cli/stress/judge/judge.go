@@ -3,6 +3,7 @@ package judge
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -78,6 +79,9 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 	saved, err := pstress.ReadSaved(o.History)
 	if err != nil {
 		return err
+	}
+	if n := saved.History.CutNotice(); n != "" {
+		fmt.Fprintln(o.IO.ErrOut, "warning: "+o.History+": "+n)
 	}
 	files, err := cmdutil.CreateFiles(o.Report, o.JUnit, o.HTML)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
@@ -39,6 +40,24 @@ func (n *Flags) Add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&n.WebSelector, "nemesis-web-selector", k8s.DefaultWebSelector, "label selector of the web pods kill-replica may delete")
 	cmd.Flags().StringVar(&n.RedisSelector, "nemesis-redis-selector", k8s.DefaultRedisSelector, "label selector of the Redis pod restart-redis deletes")
 	cmd.Flags().Uint64Var(&n.Seed, "nemesis-seed", 0, "seed of the choice of which replica or Redis master each fault hits (0: a random seed, printed), to repeat a run's choices")
+}
+
+// Validate refuses a selector that selects every pod: an empty --nemesis-web-selector or
+// --nemesis-redis-selector would let kill-replica or restart-redis delete any pod of the namespace.
+func (n *Flags) Validate() error {
+	for _, f := range []struct{ flag, sel, def string }{
+		{"--nemesis-web-selector", n.WebSelector, k8s.DefaultWebSelector},
+		{"--nemesis-redis-selector", n.RedisSelector, k8s.DefaultRedisSelector},
+	} {
+		s, err := labels.Parse(f.sel)
+		switch {
+		case err != nil:
+			return cmdutil.Usage("%s %q: %v", f.flag, f.sel, err)
+		case s.Empty():
+			return cmdutil.Usage("%s %q selects every pod of the namespace: give the label selector of the pods the faults may hit (default %q)", f.flag, f.sel, f.def)
+		}
+	}
+	return nil
 }
 
 // Prepare parses the schedule and checks, before any load, that the sandbox over stateDir can
