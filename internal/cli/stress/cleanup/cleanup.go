@@ -62,10 +62,20 @@ submit that got no answer names (elb-openapi derives a job's id from its key), n
 client's. A submit that got no answer may still be running at the service and make its job
 later: such jobs are looked for again every second, and deleted should they appear or come
 back, until --in-flight-wait after their submit was sent; one never found is reported as not
-found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
+found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run, or (off the command
+line) in --header-file FILE or $OSCTL_STRESS_HEADERS, one 'Name: value' per line.
+
+A history is a file anyone may have written: cleanup acts only on what the run can be shown to
+have made. Jobs are sent a DELETE only on the targets of the history's header, and only when
+the record carries the run's nonce and the job id holds it or is the one its idempotency key
+names; an analysis is deleted only when the server still names it as the run did; directories
+go by whole ids (--run 7c0f5a2e never removes 7c0f5a2e-3c1d-...). Whatever is left alone is
+listed with its reason, and cleanup exits 1. No redirect is followed: it is an error naming its
+Location. A history whose last line was cut by a crash is read without that line, as a
+partial run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
   osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --yes
-  osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
+  osctl stress cleanup --history jobs-run.jsonl --header-file elb-headers --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: stresscmd.RunE(o, func(*cobra.Command) error { return o.validate() }, runF, cleanupRun),
 	}
