@@ -70,3 +70,17 @@ func TestPodNemesisDeletesAWebPodItsReplicaSetReplaces(t *testing.T) {
 		return running == 3
 	})
 }
+
+// TestPodNemesisRefusesAnEmptySelector: a selector that selects every pod of the namespace is
+// refused before any pod is listed (the clientset is never used).
+func TestPodNemesisRefusesAnEmptySelector(t *testing.T) {
+	for _, c := range []struct {
+		web, redis string
+		kind       nemesis.Kind
+	}{{"", k8s.DefaultRedisSelector, nemesis.KillReplica}, {" ", k8s.DefaultRedisSelector, nemesis.KillReplica}, {k8s.DefaultWebSelector, "", nemesis.RestartRedis}} {
+		err := k8s.NewPodNemesis(nil, "web", c.web, c.redis, 1).Check([]nemesis.Fault{{Kind: c.kind}})
+		if err == nil || !strings.Contains(err.Error(), "an empty one selects every pod") {
+			t.Errorf("%+v: %v", c, err)
+		}
+	}
+}
