@@ -63,7 +63,7 @@ later: such jobs are looked for again every second, and deleted should they appe
 back, until --in-flight-wait after their submit was sent; one never found is reported as not
 found. The token goes in --header 'X-ELB-API-Token: TOKEN', as for the run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
-  osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --yes
+  osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web --yes
   osctl stress cleanup --history jobs-run.jsonl --header 'X-ELB-API-Token: TOKEN' --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: stresscmd.RunE(o, func(*cobra.Command) error { return o.validate() }, runF, cleanupRun),
