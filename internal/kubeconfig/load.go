@@ -25,6 +25,10 @@ func Load(c k8s.Config) (*k8s.Clients, error) {
 	}
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, overrides)
 	rc, err := cc.ClientConfig()
+	if err != nil && c.Kubeconfig == "" && clientcmd.IsEmptyConfig(err) {
+		// client-go's own message suggests KUBERNETES_MASTER, which kubectl no longer reads.
+		return nil, fmt.Errorf("no kubeconfig found: tried %s: pass --kubeconfig FILE (and --context), or set KUBECONFIG", tried(rules))
+	}
 	if err != nil {
 		return nil, fmt.Errorf("loading kubeconfig: %v: pass --kubeconfig and --context, or set KUBECONFIG", err)
 	}

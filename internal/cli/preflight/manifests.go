@@ -2,8 +2,10 @@ package preflight
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -22,6 +24,9 @@ type ManifestsOptions struct {
 	Workload      string
 	Path          string
 	AppLocksFiles bool
+	// SingleOwners are the --single-owner KIND/NAME values; owners their Deployment names.
+	SingleOwners []string
+	owners       []string
 }
 
 // NewCmdManifests builds `osctl preflight manifests`.
@@ -38,7 +43,8 @@ func NewCmdManifests(f *cmdutil.Factory, common *Common, runF func(context.Conte
                             the web volume without noac: FAIL when more than one pod is possible, else WARN
   web.rollout-surge         one web replica whose RollingUpdate allows maxSurge > 0: FAIL without locking
   nfs.ganesha               an in-cluster NFS-Ganesha server behind the volume: WARN
-  single-owner.*            workloads annotated osctl.io/single-owner: "true": replicas 1, HPA max 1,
+  single-owner.*            workloads annotated osctl.io/single-owner: "true", or named with
+                            --single-owner deployment/NAME: replicas 1, HPA max 1,
                             maxSurge 0 + maxUnavailable 1 (or Recreate), a PDB maxUnavailable 1
   deploy.replicas-with-hpa  spec.replicas set while an HPA manages the Deployment: WARN
   web.pdb, web.spread       two or more web replicas without a PDB or without node spreading: WARN
@@ -48,6 +54,7 @@ with a shared volume at --path; without one the web rules are skipped (INFO). In
 values*.yaml files that hold no Kubernetes object are read as Helm values.`,
 		Example: `  helm template osrel ./openstudio-server | osctl preflight manifests -f - --values values.yaml
   osctl preflight manifests -f examples/chart-today/
+  osctl preflight manifests -f examples/elb-openapi/before.yaml --single-owner deployment/elb-openapi
   osctl preflight manifests -f rendered.yaml --junit preflight.xml --config preflight.yaml`,
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(opts, common.prepare(opts.validate), runF, manifestsRun),
@@ -56,6 +63,7 @@ values*.yaml files that hold no Kubernetes object are read as Helm values.`,
 	cmd.Flags().StringVar(&opts.Workload, "workload", "", "the web Deployment (default: the one named web, else every HPA-scaled Deployment with a shared volume at --path)")
 	cmd.Flags().StringVar(&opts.Path, "path", DefaultPath, "where the web pods mount the shared volume")
 	cmd.Flags().BoolVar(&opts.AppLocksFiles, "app-locks-files", true, "the application locks files on the share")
+	cmd.Flags().StringArrayVar(&opts.SingleOwners, "single-owner", nil, `apply the single-owner rules to this workload, as the annotation osctl.io/single-owner: "true" does: deployment/NAME (repeatable)`)
 	return cmd
 }
 
@@ -69,7 +77,28 @@ func (o *ManifestsOptions) validate() error {
 	if len(o.Files) == 0 && o.Values == "" {
 		return cmdutil.Usage("give the manifests with -f FILE|DIR|- (and/or Helm values with --values)")
 	}
+	o.owners = nil
+	for _, v := range o.SingleOwners {
+		name, err := singleOwnerName(v)
+		if err != nil {
+			return err
+		}
+		o.owners = append(o.owners, name)
+	}
 	return nil
+}
+
+// singleOwnerName returns the Deployment name of a --single-owner KIND/NAME value.
+func singleOwnerName(v string) (string, error) {
+	kind, name, ok := strings.Cut(v, "/")
+	if !ok || name == "" || strings.Contains(name, "/") {
+		return "", cmdutil.Usage("--single-owner %q: give KIND/NAME, as deployment/elb-openapi", v)
+	}
+	switch strings.ToLower(kind) {
+	case "deployment", "deployments", "deploy", "deployment.apps", "deployments.apps":
+		return name, nil
+	}
+	return "", cmdutil.Usage("--single-owner %q: the single-owner rules judge Deployments (replicas, rollout surge, PDB); give deployment/%s", v, name)
 }
 
 func manifestsRun(ctx context.Context, opts *ManifestsOptions) error {
@@ -106,7 +135,11 @@ func manifestsResults(stdin io.Reader, opts *ManifestsOptions) ([]preflight.Resu
 		maxRatio = opts.Common.Config.PassengerMaxRatio
 	}
 	rs, err := manifests.Evaluate(manifests.Input{Objects: in.Objects, Values: vals, Workload: opts.Workload, Path: opts.Path,
-		PassengerMaxRatio: maxRatio, AppLocksFiles: opts.AppLocksFiles})
+		PassengerMaxRatio: maxRatio, AppLocksFiles: opts.AppLocksFiles, SingleOwners: opts.owners})
+	var nw *manifests.NoWorkloadError
+	if errors.As(err, &nw) {
+		return nil, fmt.Errorf("--single-owner deployment/%s: %v; name a Deployment of the input", nw.Name, nw)
+	}
 	if err != nil {
 		return nil, err
 	}

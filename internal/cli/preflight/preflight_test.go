@@ -229,3 +229,28 @@ volumes:
 		t.Fatalf("missing workload: %d %q", code, errOut)
 	}
 }
+
+// TestManifestsSingleOwnerFlag: --single-owner deployment/elb-openapi on the seed's manifests,
+// which carry no annotation: "before" gives exactly the three FAILs (replicas, strategy, PDB,
+// exit 1), "after" none (exit 0); without the flag neither is judged.
+func TestManifestsSingleOwnerFlag(t *testing.T) {
+	out, _, code := run(t, "", "manifests", "-f", ex+"elb-openapi/before.yaml", "--single-owner", "deployment/elb-openapi", "-o", "json")
+	r := parse(t, out)
+	if code != 1 || r.Summary.Fail != 3 {
+		t.Fatalf("before: exit %d, %d FAILs, want 1 and 3\n%s", code, r.Summary.Fail, out)
+	}
+	for _, id := range []string{"single-owner.replicas", "single-owner.strategy", "single-owner.pdb"} {
+		if !has(r, "manifests", id, preflight.Fail) {
+			t.Errorf("before: no FAIL %s\n%s", id, out)
+		}
+	}
+	out, _, code = run(t, "", "manifests", "-f", ex+"elb-openapi/after.yaml", "--single-owner", "deploy/elb-openapi", "-o", "json")
+	r = parse(t, out)
+	if code != 0 || r.Summary.Fail != 0 || r.Summary.Pass != 4 {
+		t.Fatalf("after: exit %d, %d FAILs, %d PASS, want 0, 0 and 4\n%s", code, r.Summary.Fail, r.Summary.Pass, out)
+	}
+	out, _, code = run(t, "", "manifests", "-f", ex+"elb-openapi/before.yaml", "-o", "json")
+	if r = parse(t, out); code != 0 || r.Summary.Fail != 0 {
+		t.Fatalf("before without --single-owner: exit %d\n%s", code, out)
+	}
+}

@@ -142,6 +142,51 @@ func TestSingleOwner(t *testing.T) {
 	want(t, rs, manifests.RuleReplicasWithHPA, "deployment/elb-openapi", preflight.Warn, "")
 }
 
+// singleOwnerStatuses returns the status of each single-owner rule for deployment/elb-openapi.
+func singleOwnerStatuses(rs []preflight.Result) map[string]preflight.Status {
+	out := map[string]preflight.Status{}
+	for _, r := range rs {
+		if strings.HasPrefix(r.ID, "single-owner.") && r.Subject == "deployment/elb-openapi" {
+			out[r.ID] = r.Status
+		}
+	}
+	return out
+}
+
+// TestSingleOwnerNamed: elb-openapi's manifests carry no annotation. Unnamed, no single-owner
+// rule runs; named (--single-owner), the "before" manifests FAIL on replicas, strategy and PDB,
+// the "after" manifests pass all four; a name the input lacks is a *NoWorkloadError.
+func TestSingleOwnerNamed(t *testing.T) {
+	before := load(t, examples+"elb-openapi/before.yaml")
+	if got := singleOwnerStatuses(eval(t, manifests.Input{Objects: before})); len(got) != 0 {
+		t.Fatalf("unnamed and unannotated, single-owner rules ran: %v", got)
+	}
+	rs := eval(t, manifests.Input{Objects: before, SingleOwners: []string{"elb-openapi"}})
+	want(t, rs, manifests.RuleSingleReplicas, "deployment/elb-openapi", preflight.Fail, "2 replicas")
+	want(t, rs, manifests.RuleSingleHPA, "deployment/elb-openapi", preflight.Pass, "")
+	want(t, rs, manifests.RuleSingleStrategy, "deployment/elb-openapi", preflight.Fail, "maxSurge 1 / maxUnavailable 0")
+	want(t, rs, manifests.RuleSinglePDB, "deployment/elb-openapi", preflight.Fail, "minAvailable 1")
+	if n := preflight.Summarize(rs).Fail; n != 3 {
+		t.Errorf("before: %d FAILs, want 3:\n%s", n, dump(rs))
+	}
+
+	rs = eval(t, manifests.Input{Objects: load(t, examples+"elb-openapi/after.yaml"), SingleOwners: []string{"elb-openapi"}})
+	for id, st := range singleOwnerStatuses(rs) {
+		if st != preflight.Pass {
+			t.Errorf("after: %s is %s:\n%s", id, st, dump(rs))
+		}
+	}
+	if got := singleOwnerStatuses(rs); len(got) != 4 {
+		t.Errorf("after: %d single-owner rules ran, want 4: %v", len(got), got)
+	}
+
+	_, err := manifests.Evaluate(manifests.Input{Objects: before, SingleOwners: []string{"elb-openapi", "queue"}})
+	var nw *manifests.NoWorkloadError
+	if !errors.As(err, &nw) || nw.Name != "queue" || !strings.Contains(err.Error(), `no Deployment named "queue" in the input (it holds elb-openapi)`) {
+		t.Fatalf("unknown name: %v", err)
+	}
+}
+
 func TestStaticPVAndPassenger(t *testing.T) {
 	rs := eval(t, manifests.Input{Objects: load(t, "testdata/static-pv.yaml")})
 	want(t, rs, manifests.RuleWeb, "deployment/frontend", preflight.Info, "web workload")

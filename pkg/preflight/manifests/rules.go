@@ -56,12 +56,19 @@ type Input struct {
 	PassengerMaxRatio float64
 	// AppLocksFiles is passed to the NFS option grading.
 	AppLocksFiles bool
+	// SingleOwners names Deployments that get the single-owner rules as if annotated
+	// osctl.io/single-owner: "true". A name that matches no Deployment is an error.
+	SingleOwners []string
 }
 
 // Evaluate decodes the objects and runs every rule. The error is an *InputError when an
 // object has fields of the wrong type.
 func Evaluate(in Input) ([]preflight.Result, error) {
 	f, err := Decode(in.Objects)
+	if err != nil {
+		return nil, err
+	}
+	owners, err := singleOwnerSet(f, in.SingleOwners)
 	if err != nil {
 		return nil, err
 	}
@@ -84,7 +91,7 @@ func Evaluate(in Input) ([]preflight.Result, error) {
 		}
 	}
 	rs = append(rs, replicasWithHPARules(f)...)
-	rs = append(rs, singleOwnerRules(f)...)
+	rs = append(rs, singleOwnerRules(f, owners)...)
 	return rs, nil
 }
 
@@ -460,14 +467,44 @@ func replicasWithHPARules(f *Facts) []preflight.Result {
 	return rs
 }
 
+// NoWorkloadError is a workload named (by --single-owner) that the input does not hold.
+type NoWorkloadError struct {
+	Name  string   // as given: the Deployment's name
+	Known []string // the Deployments the input holds
+}
+
+func (e *NoWorkloadError) Error() string {
+	if len(e.Known) == 0 {
+		return fmt.Sprintf("no Deployment named %q in the input (it holds no Deployment)", e.Name)
+	}
+	return fmt.Sprintf("no Deployment named %q in the input (it holds %s)", e.Name, strings.Join(e.Known, ", "))
+}
+
+// singleOwnerSet checks that every named single owner is a Deployment of the input.
+func singleOwnerSet(f *Facts, names []string) (map[string]bool, error) {
+	set := map[string]bool{}
+	for _, n := range names {
+		if f.Deployment(n) == nil {
+			var known []string
+			for _, d := range f.Deployments {
+				known = append(known, d.Name)
+			}
+			return nil, &NoWorkloadError{Name: n, Known: known}
+		}
+		set[n] = true
+	}
+	return set, nil
+}
+
 func singleOwner(d *appsv1.Deployment) bool {
 	return truthy(d.Annotations[SingleOwnerAnno]) || truthy(d.Spec.Template.Annotations[SingleOwnerAnno])
 }
 
-func singleOwnerRules(f *Facts) []preflight.Result {
+// singleOwnerRules judges the Deployments annotated single-owner and those named in named.
+func singleOwnerRules(f *Facts, named map[string]bool) []preflight.Result {
 	var rs []preflight.Result
 	for _, d := range f.Deployments {
-		if !singleOwner(d) {
+		if !singleOwner(d) && !named[d.Name] {
 			continue
 		}
 		subject := "deployment/" + d.Name

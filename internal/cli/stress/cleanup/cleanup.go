@@ -74,7 +74,7 @@ listed with its reason, and cleanup exits 1. No redirect is followed: it is an e
 Location. A history whose last line was cut by a crash is read without that line, as a
 partial run.`,
 		Example: `  osctl stress cleanup --run 1a2b3c4d --state-dir /mnt/openstudio --dry-run
-  osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web:8080 --yes
+  osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web --yes
   osctl stress cleanup --history jobs-run.jsonl --header-file elb-headers --dry-run`,
 		Args: cobra.NoArgs,
 		RunE: stresscmd.RunE(o, func(*cobra.Command) error { return o.validate() }, runF, cleanupRun),
