@@ -51,3 +51,5 @@ fi
 "$(dirname "$0")/k8s-build.sh"
 # FerretDB (MongoDB's protocol on SQLite) for the real OpenStudio Server, built once into the cache.
 "$(dirname "$0")/ferretdb-build.sh"
+# helm, which contrib/helm/render and its test (contrib/helm) run when no helm is on PATH.
+"$(dirname "$0")/helm-build.sh"
