@@ -23,7 +23,11 @@ const chart = "../../third_party/openstudio-server-helm-6098792/openstudio-serve
 // provider) and the release name the docs use.
 var chartFlags = []string{"--name-template", "osrel", "--set", "provider.name=aws"}
 
-// unfixable are the WARNs the change leaves, each one a thing no chart change can fix, with why.
+// unfixable are the WARNs the change may leave ("ID SUBJECT": why no chart change can fix it).
+// On NREL's chart at 6098792 the change leaves none: every WARN of today's render (nfs.ganesha,
+// deploy.replicas-with-hpa on web and worker, and with phase-1 values web.pdb and web.spread) is
+// fixed by the post-renderer. A WARN that a new rule or chart version brings must be fixed in
+// contrib/helm, or added here with the reason no chart change can fix it.
 var unfixable = map[string]string{}
 
 type report struct {
