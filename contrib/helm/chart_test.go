@@ -34,10 +34,10 @@ type report struct {
 	Results []preflight.Result `json:"results"`
 }
 
-// helmEnv returns the environment for helm and the scripts: the pinned helm that
-// scripts/helm-build.sh caches first on PATH, and the control plane's kubectl (OSCTL_K8S_BIN,
-// as make test sets it) for the post-renderer when there is one.
-func helmEnv(t *testing.T) []string {
+// helmEnv returns the pinned helm that scripts/helm-build.sh caches, and the environment for it
+// and the scripts: that helm first on PATH, and the control plane's kubectl (OSCTL_K8S_BIN, as
+// make test sets it) for the post-renderer when there is one.
+func helmEnv(t *testing.T) (string, []string) {
 	t.Helper()
 	out, err := exec.Command("../../scripts/helm-build.sh").Output()
 	if err != nil {
@@ -53,7 +53,7 @@ func helmEnv(t *testing.T) []string {
 	if k := os.Getenv("OSCTL_K8S_BIN"); k != "" {
 		env = append(env, "KUBECTL="+filepath.Join(k, "kubectl"))
 	}
-	return env
+	return helm, env
 }
 
 func run(t *testing.T, env []string, name string, args ...string) []byte {
@@ -116,7 +116,7 @@ func TestChartToday(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the chart with helm")
 	}
-	env := helmEnv(t)
+	helm, env := helmEnv(t)
 	for _, c := range []struct {
 		name  string
 		flags []string
@@ -126,7 +126,7 @@ func TestChartToday(t *testing.T) {
 		{"phase-1 values", []string{"-f", "testdata/phase1-values.yaml"}, []string{"web.hpa-locking", "nfs.storageclass"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			out := run(t, env, "helm", append(append([]string{"template", chart}, chartFlags...), c.flags...)...)
+			out := run(t, env, helm, append(append([]string{"template", chart}, chartFlags...), c.flags...)...)
 			rs, code := preflightManifests(t, out)
 			if code != 1 {
 				t.Errorf("exit %d, want 1:\n%s", code, dump(rs))
@@ -150,7 +150,7 @@ func TestChartWithTheChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the chart with helm")
 	}
-	env := helmEnv(t)
+	_, env := helmEnv(t)
 	for _, c := range []struct {
 		name  string
 		flags []string
