@@ -165,6 +165,7 @@ func TestChartWithTheChange(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out := run(t, env, "./render", append(append([]string{chart}, chartFlags...), c.flags...)...)
+			checkLockSettings(t, out)
 			rs, code := preflightManifests(t, out)
 			if code != 0 {
 				t.Errorf("exit %d, want 0:\n%s", code, dump(rs))
