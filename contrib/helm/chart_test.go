@@ -34,14 +34,21 @@ type report struct {
 	Results []preflight.Result `json:"results"`
 }
 
-// helmEnv returns the pinned helm that scripts/helm-build.sh caches, and the environment for it
-// and the scripts: that helm first on PATH, and the control plane's kubectl (OSCTL_K8S_BIN, as
+// helmVersions are the helms the chart is rendered with: Helm 3 runs contrib/helm/post-render as
+// --post-renderer, Helm 4 the plugin contrib/helm/osctl-chart-change. scripts/test-deps.sh
+// builds both.
+var helmVersions = []string{"v3.21.4", "v4.3.2"}
+
+// helmEnv returns the helm of version that scripts/helm-build.sh caches, and the environment for
+// it and the scripts: that helm first on PATH, and the control plane's kubectl (OSCTL_K8S_BIN, as
 // make test sets it) for the post-renderer when there is one.
-func helmEnv(t *testing.T) (string, []string) {
+func helmEnv(t *testing.T, version string) (string, []string) {
 	t.Helper()
-	out, err := exec.Command("../../scripts/helm-build.sh").Output()
+	build := exec.Command("../../scripts/helm-build.sh")
+	build.Env = append(os.Environ(), "HELM_VERSION="+version)
+	out, err := build.Output()
 	if err != nil {
-		t.Fatalf("scripts/helm-build.sh: %v", err)
+		t.Fatalf("HELM_VERSION=%s scripts/helm-build.sh: %v", version, err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
 	helm := lines[len(lines)-1]
@@ -116,7 +123,13 @@ func TestChartToday(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the chart with helm")
 	}
-	helm, env := helmEnv(t)
+	for _, version := range helmVersions {
+		helm, env := helmEnv(t, version)
+		t.Run("helm "+version, func(t *testing.T) { chartToday(t, helm, env) })
+	}
+}
+
+func chartToday(t *testing.T, helm string, env []string) {
 	for _, c := range []struct {
 		name  string
 		flags []string
@@ -145,12 +158,18 @@ func TestChartToday(t *testing.T) {
 
 // TestChartWithTheChange: contrib/helm/render (the values file and the post-renderer, as the
 // documented helm upgrade applies them) passes: no FAIL, nfs.ganesha PASS, and no WARN but the
-// ones no chart change can fix. The same on top of the phase-1 values.
+// ones no chart change can fix. The same on top of the phase-1 values, with Helm 3 and Helm 4.
 func TestChartWithTheChange(t *testing.T) {
 	if testing.Short() {
 		t.Skip("renders the chart with helm")
 	}
-	_, env := helmEnv(t)
+	for _, version := range helmVersions {
+		_, env := helmEnv(t, version)
+		t.Run("helm "+version, func(t *testing.T) { chartWithTheChange(t, env) })
+	}
+}
+
+func chartWithTheChange(t *testing.T, env []string) {
 	for _, c := range []struct {
 		name  string
 		flags []string
