@@ -51,3 +51,7 @@ fi
 "$(dirname "$0")/k8s-build.sh"
 # FerretDB (MongoDB's protocol on SQLite) for the real OpenStudio Server, built once into the cache.
 "$(dirname "$0")/ferretdb-build.sh"
+# helm, which contrib/helm/render and its test (contrib/helm) run when no helm is on PATH.
+"$(dirname "$0")/helm-build.sh"
+# ... and Helm 4, whose post-renderer is a plugin (contrib/helm/osctl-chart-change).
+HELM_VERSION=v4.3.2 "$(dirname "$0")/helm-build.sh"

@@ -282,8 +282,20 @@ func findGanesha(ctx context.Context, c *k8s.Clients, ns string, v VolumeFacts) 
 			continue
 		}
 		if n, ok := ParseAttrExpiration(out); ok {
-			g.AttrExpiration = &n
+			g.AttrExpiration, g.Source = &n, p+" in pod "+pod.Namespace+"/"+pod.Name
 			return g
+		}
+		// contrib/helm's change puts the setting in a file that the config %includes.
+		for _, inc := range GaneshaIncludes(out) {
+			incOut, err := execInPod(ectx, c, pod.Namespace, pod.Name, container, []string{"cat", inc})
+			if err != nil {
+				errs = append(errs, inc+" (included by "+p+"): "+oneLine(err.Error()))
+				continue
+			}
+			if n, ok := ParseAttrExpiration(incOut); ok {
+				g.AttrExpiration, g.Source = &n, inc+" (included by "+p+") in pod "+pod.Namespace+"/"+pod.Name
+				return g
+			}
 		}
 		errs = append(errs, p+": no Attr_Expiration_Time (Ganesha's default caches attributes)")
 	}
@@ -313,6 +325,17 @@ func ganeshaPod(ctx context.Context, c *k8s.Clients, ns string) (*corev1.Pod, st
 		}
 	}
 	return nil, "", errors.New("no running NFS-Ganesha server pod found")
+}
+
+var includeRe = regexp.MustCompile(`(?m)^\s*%include\s+"?([^"\s]+)"?\s*$`)
+
+// GaneshaIncludes lists the files a Ganesha config pulls in with %include lines, in order.
+func GaneshaIncludes(conf string) []string {
+	var out []string
+	for _, m := range includeRe.FindAllStringSubmatch(conf, -1) {
+		out = append(out, m[1])
+	}
+	return out
 }
 
 var attrExpRe = regexp.MustCompile(`(?mi)^\s*Attr_Expiration_Time\s*=\s*(-?\d+)\s*;`)

@@ -157,3 +157,17 @@ func TestParseAttrExpiration(t *testing.T) {
 		t.Fatal("no setting")
 	}
 }
+
+func TestGaneshaIncludes(t *testing.T) {
+	// nfs-provisioner's vfs.conf after contrib/helm's init container ran, plus the other forms
+	// Ganesha's parser takes.
+	conf := "EXPORT\n{\n\tExport_Id = 0;\n}\n\n%include \"/export/osctl-attr-cache.conf\"\n  %include /etc/ganesha/more.conf\n# %include \"/commented\"\n"
+	got := nfscheck.GaneshaIncludes(conf)
+	want := []string{"/export/osctl-attr-cache.conf", "/etc/ganesha/more.conf"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if got := nfscheck.GaneshaIncludes("EXPORT { Path = /x; }"); len(got) != 0 {
+		t.Fatalf("no include: got %q", got)
+	}
+}

@@ -48,6 +48,8 @@ type Ganesha struct {
 	Name string `json:"name"`
 	// AttrExpiration is Attr_Expiration_Time read from its config (nil when unread).
 	AttrExpiration *int `json:"attrExpiration,omitempty"`
+	// Source says where AttrExpiration was read (a file in the server pod, a ConfigMap).
+	Source string `json:"source,omitempty"`
 	// ReadErr says why the config could not be read.
 	ReadErr string `json:"readErr,omitempty"`
 }
@@ -228,15 +230,19 @@ func (r *volumeRules) unknownClaim() {
 // ganesha grades an in-cluster NFS-Ganesha server's own attribute cache.
 func (r *volumeRules) ganesha() {
 	v, g := r.v, r.v.Ganesha
+	from := ""
+	if g.Source != "" {
+		from = ", from " + g.Source
+	}
 	switch {
 	case g.AttrExpiration != nil && *g.AttrExpiration == 0:
-		r.add(RuleGanesha, preflight.Pass, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s: Attr_Expiration_Time = 0 (no server-side attribute cache)", g.Name), "")
+		r.add(RuleGanesha, preflight.Pass, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s: Attr_Expiration_Time = 0 (no server-side attribute cache%s)", g.Name, from), "")
 	case g.AttrExpiration != nil:
 		how := fmt.Sprintf("for %d s", *g.AttrExpiration)
 		if *g.AttrExpiration < 0 {
 			how = "without expiry"
 		}
-		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s caches attributes itself %s (Attr_Expiration_Time): that defeats client noac", g.Name, how),
+		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha %s caches attributes itself %s (Attr_Expiration_Time%s): that defeats client noac", g.Name, how, from),
 			"set Attr_Expiration_Time = 0 in its EXPORT/CACHEINODE config, or move the share to an NFS server without its own attribute cache")
 	default:
 		why := ""
@@ -244,7 +250,7 @@ func (r *volumeRules) ganesha() {
 			why = " (its config could not be read: " + g.ReadErr + ")"
 		}
 		r.add(RuleGanesha, preflight.Warn, v.Subject, fmt.Sprintf("in-cluster NFS-Ganesha server %s behind the volume: its own attribute cache (Attr_Expiration_Time) can defeat client noac%s", g.Name, why),
-			"set Attr_Expiration_Time = 0 in its config, or use an NFS server without its own attribute cache; confirm with the empirical probe of osctl preflight nfs")
+			"set Attr_Expiration_Time = 0 in its config (the chart's nfs-server-provisioner: contrib/helm's post-renderer, docs/migration/chart.md), or use an NFS server without its own attribute cache; confirm with the empirical probe of osctl preflight nfs")
 	}
 }
 

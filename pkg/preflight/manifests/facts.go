@@ -44,6 +44,7 @@ type Facts struct {
 	PVs            []*corev1.PersistentVolume
 	StorageClasses []*storagev1.StorageClass
 	PDBs           []*policyv1.PodDisruptionBudget
+	ConfigMaps     []*corev1.ConfigMap
 	// Where maps "kind/name" subjects to the object's place in the input.
 	Where map[string]Object
 }
@@ -96,6 +97,10 @@ func Decode(objs []Object) (*Facts, error) {
 			}
 		case "PodDisruptionBudget":
 			err = decodeInto(o, &f.PDBs)
+		case "ConfigMap":
+			if o.APIVersion == "v1" {
+				err = decodeInto(o, &f.ConfigMaps)
+			}
 		}
 		if err != nil {
 			return nil, err

@@ -307,49 +307,6 @@ func spreads(d *appsv1.Deployment) bool {
 	return false
 }
 
-// ganesha recognises an in-cluster NFS-Ganesha server behind the volume: the StorageClass's
-// provisioner (or the PV's provisioned-by) names one, or a workload of the input with a
-// Ganesha image provisions that class.
-func ganesha(f *Facts, v nfscheck.VolumeFacts) *nfscheck.Ganesha {
-	prov := ""
-	if v.StorageClass != nil {
-		prov = v.StorageClass.Provisioner
-	}
-	if v.PV != nil && prov == "" {
-		prov = v.PV.Annotations["pv.kubernetes.io/provisioned-by"]
-	}
-	if prov == "" {
-		return nil
-	}
-	if nfscheck.IsGaneshaName(prov) {
-		return &nfscheck.Ganesha{Name: prov}
-	}
-	for _, d := range f.Deployments {
-		for _, c := range d.Spec.Template.Spec.Containers {
-			if nfscheck.IsGaneshaName(c.Image) && argsName(c, prov) {
-				return &nfscheck.Ganesha{Name: "deployment/" + d.Name + " (" + c.Image + ")"}
-			}
-		}
-	}
-	for _, s := range f.StatefulSets {
-		for _, c := range s.Spec.Template.Spec.Containers {
-			if nfscheck.IsGaneshaName(c.Image) && argsName(c, prov) {
-				return &nfscheck.Ganesha{Name: "statefulset/" + s.Name + " (" + c.Image + ")"}
-			}
-		}
-	}
-	return nil
-}
-
-func argsName(c corev1.Container, prov string) bool {
-	for _, a := range append(append([]string{}, c.Args...), c.Command...) {
-		if strings.Contains(a, prov) {
-			return true
-		}
-	}
-	return false
-}
-
 // passengerRule reports Passenger capacity (pool + queue per pod, times pods) against the
 // workers that post results back, and WARNs when the queue:pool ratio passes the limit.
 func passengerRule(f *Facts, in Input, d *appsv1.Deployment, pods int) preflight.Result {
