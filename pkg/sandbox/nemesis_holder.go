@@ -1,0 +1,93 @@
+package sandbox
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"syscall"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/pkg/stress/nemesis"
+)
+
+// checkHolder refuses a holder kind on a sandbox whose locks osctl cannot read: one without
+// Redis locks, or one given masters it did not start.
+func checkHolder(f nemesis.Fault, p Processes) error {
+	switch {
+	case p.Locking != "" && p.Locking != LockingRedlock && p.Locking != LockingRedlockNoFence:
+		return fmt.Errorf("%v: the sandbox runs --locking %s, which takes no Redis lock to find a holder by; use redlock or redlock-nofence", f, p.Locking)
+	case len(p.Redis) == 0:
+		return fmt.Errorf("%v: the sandbox was given its Redis masters and started none, so osctl cannot read who holds a lock", f)
+	}
+	return nil
+}
+
+// InjectHolder waits until a replica of the sandbox holds a lock on one of the masters it
+// started, then kills or pauses that replica (nemesis.HolderInjector).
+func (s *Nemesis) InjectHolder(ctx context.Context, f nemesis.Fault) (string, nemesis.HeldLock, func() error, error) {
+	p, err := s.processes()
+	if err != nil {
+		return "", nemesis.HeldLock{}, nil, err
+	}
+	if err := checkHolder(f, p); err != nil {
+		return "", nemesis.HeldLock{}, nil, err
+	}
+	clients := make([]redis.UniversalClient, len(p.Redis))
+	for i, r := range p.Redis {
+		clients[i] = redis.NewClient(&redis.Options{Addr: r.Addr, MaxRetries: -1, DialTimeout: time.Second, ReadTimeout: time.Second})
+		defer clients[i].Close()
+	}
+	seen := nemesis.Seen{}
+	ttl := time.Duration(p.LockTTLMs) * time.Millisecond
+	for {
+		held := nemesis.ReadHeld(ctx, clients)
+		now := time.Now()
+		seen.Note(held, now)
+		for _, h := range held {
+			victim, ok := replicaByPid(p, h.PID)
+			if !ok {
+				continue
+			}
+			hl := nemesis.HeldLock{Key: h.Key, Holder: h.Host + ":" + strconv.Itoa(h.PID), HeldFor: nemesis.Duration(seen.HeldFor(h, ttl, now))}
+			target, resume, err := s.signal(victim, p, f.Kind.Pauses())
+			return target, hl, resume, err
+		}
+		select {
+		case <-ctx.Done():
+			return "", nemesis.HeldLock{}, nil, nemesis.ErrNoHolder
+		case <-time.After(nemesis.PollEvery):
+		}
+		if p2, err := s.processes(); err == nil {
+			p = p2 // a replica started again has a new pid
+		}
+	}
+}
+
+// signal SIGSTOPs (pause) or SIGKILLs victim after checking that it is the supervisor's child.
+func (s *Nemesis) signal(victim Process, p Processes, pause bool) (string, func() error, error) {
+	if err := childOf(victim.Pid, p.Supervisor); err != nil {
+		return victim.String(), nil, err
+	}
+	sig := syscall.SIGKILL
+	if pause {
+		sig = syscall.SIGSTOP
+	}
+	if err := syscall.Kill(victim.Pid, sig); err != nil {
+		return victim.String(), nil, fmt.Errorf("signalling %v: %v", victim, err)
+	}
+	if !pause {
+		return victim.String(), nil, nil
+	}
+	return victim.String(), func() error { return syscall.Kill(victim.Pid, syscall.SIGCONT) }, nil
+}
+
+func replicaByPid(p Processes, pid int) (Process, bool) {
+	for _, r := range p.Replicas {
+		if r.Pid == pid && pid > 0 {
+			return r, true
+		}
+	}
+	return Process{}, false
+}
