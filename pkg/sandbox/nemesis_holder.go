@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
@@ -41,13 +43,16 @@ func (s *Nemesis) InjectHolder(ctx context.Context, f nemesis.Fault) (string, ne
 	}
 	seen := nemesis.Seen{}
 	ttl := time.Duration(p.LockTTLMs) * time.Millisecond
+	begin := time.Now()
 	for {
 		held := nemesis.ReadHeld(ctx, clients)
 		now := time.Now()
 		seen.Note(held, now)
+		working := workingPids(ctx, clients[0])
+		anyHolder := now.Sub(begin) >= preferWorkerFor
 		for _, h := range held {
 			victim, ok := replicaByPid(p, h.PID)
-			if !ok {
+			if !ok || (!inJob(working[h.PID], h.Key) && !anyHolder) {
 				continue
 			}
 			hl := nemesis.HeldLock{Key: h.Key, Holder: h.Host + ":" + strconv.Itoa(h.PID), HeldFor: nemesis.Duration(seen.HeldFor(h, ttl, now))}
@@ -90,4 +95,42 @@ func replicaByPid(p Processes, pid int) (Process, bool) {
 		}
 	}
 	return Process{}, false
+}
+
+// preferWorkerFor is how long a holder fault waits for a holder that performs a background job
+// (an extraction: the critical section whose late writes the volume keeps) before it takes any
+// holder. An upload's late write is overwritten by the next upload of its analysis, so a pause
+// that lands in one rarely shows in the state.
+const preferWorkerFor = 5 * time.Second
+
+// workingPids maps the pid of each Resque worker that performs a job now (on the master that
+// holds the sandbox's queues) to that job: resque:worker:<host:pid:queues> is set while it does.
+func workingPids(ctx context.Context, c redis.UniversalClient) map[int]string {
+	out := map[int]string{}
+	var cursor uint64
+	for ctx.Err() == nil {
+		keys, next, err := c.Scan(ctx, cursor, lock.NamespacePrefix+"sandbox:*:resque:worker:*", 1000).Result()
+		if err != nil {
+			break
+		}
+		for _, k := range keys {
+			_, name, _ := strings.Cut(k, ":resque:worker:")
+			if _, pid, ok := workerHostPid(name); ok {
+				if v, err := c.Get(ctx, k).Result(); err == nil {
+					out[pid] = v
+				}
+			}
+		}
+		if cursor = next; cursor == 0 {
+			break
+		}
+	}
+	return out
+}
+
+// inJob says whether the job a worker performs (its resque:worker value) is about the analysis
+// of lock key.
+func inJob(job, key string) bool {
+	id, _, ok := lock.ParseKey(key)
+	return ok && job != "" && strings.Contains(job, `"`+id+`"`)
 }
