@@ -11,6 +11,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
@@ -52,7 +53,7 @@ func (s *Nemesis) InjectHolder(ctx context.Context, f nemesis.Fault) (string, ne
 		anyHolder := now.Sub(begin) >= preferWorkerFor
 		for _, h := range held {
 			victim, ok := replicaByPid(p, h.PID)
-			if !ok || (!inJob(working[h.PID], h.Key) && !anyHolder) {
+			if !ok || stopped(h.PID) || (!inJob(working[h.PID], h.Key) && !anyHolder) {
 				continue
 			}
 			hl := nemesis.HeldLock{Key: h.Key, Holder: h.Host + ":" + strconv.Itoa(h.PID), HeldFor: nemesis.Duration(seen.HeldFor(h, ttl, now))}
@@ -133,4 +134,11 @@ func workingPids(ctx context.Context, c redis.UniversalClient) map[int]string {
 func inJob(job, key string) bool {
 	id, _, ok := lock.ParseKey(key)
 	return ok && job != "" && strings.Contains(job, `"`+id+`"`)
+}
+
+// stopped says whether pid is stopped (paused by another fault): its lock is still on the
+// masters until its TTL ends, but it is not in its critical section any more.
+func stopped(pid int) bool {
+	st, err := proc.Stat(pid)
+	return err == nil && st.State == "T"
 }
