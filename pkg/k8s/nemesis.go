@@ -35,6 +35,8 @@ type PodNemesis struct {
 	Namespace string
 	// WebSelector and RedisSelector are label selectors of the pods each kind may hit.
 	WebSelector, RedisSelector string
+	// Holders reads the locks held on the masters, for kill-holder (nil: no masters given).
+	Holders func(ctx context.Context) ([]nemesis.Held, error)
 
 	mu  sync.Mutex
 	rng *rand.Rand
@@ -47,7 +49,7 @@ func NewPodNemesis(cs kubernetes.Interface, namespace, web, redis string, seed u
 }
 
 func (p *PodNemesis) selector(k nemesis.Kind) string {
-	if k == nemesis.RestartRedis {
+	if k.HitsRedis() {
 		return p.RedisSelector
 	}
 	return p.WebSelector
@@ -56,6 +58,11 @@ func (p *PodNemesis) selector(k nemesis.Kind) string {
 // Check refuses pauses, and a kind whose selector matches no running pod now.
 func (p *PodNemesis) Check(faults []nemesis.Fault) error {
 	for _, f := range faults {
+		if f.Kind.TargetsHolder() {
+			if err := p.checkHolder(f); err != nil {
+				return err
+			}
+		}
 		if f.Kind.Pauses() {
 			return fmt.Errorf("%v: a pod cannot be paused through the Kubernetes API; on Kubernetes use kill-replica and restart-redis", f)
 		}
@@ -106,15 +113,22 @@ func (p *PodNemesis) Inject(f nemesis.Fault) (string, func() error, error) {
 	p.mu.Lock()
 	victim := pods[p.rng.IntN(len(pods))]
 	p.mu.Unlock()
+	target, err := p.deletePod(victim)
+	return target, nil, err
+}
+
+// deletePod deletes victim with grace 0, its UID as precondition (a pod of the same name made
+// since is never hit).
+func (p *PodNemesis) deletePod(victim corev1.Pod) (string, error) {
 	target := "pod " + p.Namespace + "/" + victim.Name
 	ctx, cancel := context.WithTimeout(context.Background(), apiTimeout)
 	defer cancel()
 	zero := int64(0)
 	uid := victim.UID
-	err = p.Clientset.CoreV1().Pods(p.Namespace).Delete(ctx, victim.Name, metav1.DeleteOptions{
+	err := p.Clientset.CoreV1().Pods(p.Namespace).Delete(ctx, victim.Name, metav1.DeleteOptions{
 		GracePeriodSeconds: &zero, Preconditions: &metav1.Preconditions{UID: &uid}})
 	if err != nil {
-		return target, nil, fmt.Errorf("deleting %s: %v", target, err)
+		return target, fmt.Errorf("deleting %s: %v", target, err)
 	}
-	return target, nil, nil
+	return target, nil
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"sync"
-	"syscall"
 
 	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
@@ -48,12 +47,16 @@ func (s *Nemesis) Check(faults []nemesis.Fault) error {
 	}
 	for _, f := range faults {
 		switch {
-		case (f.Kind == nemesis.KillReplica || f.Kind == nemesis.RestartRedis) && !p.Restart:
+		case f.Kind.Kills() && !p.Restart:
 			return fmt.Errorf("%v: the sandbox does not restart its processes, so a kill would stop it; start it with restarts (the default of sandbox up)", f)
-		case (f.Kind == nemesis.RestartRedis || f.Kind == nemesis.PauseRedis) && len(p.Redis) == 0:
+		case f.Kind.HitsRedis() && len(p.Redis) == 0:
 			return fmt.Errorf("%v: the sandbox was given its Redis masters and started none, so it has no redis-server to fault", f)
 		case len(p.Replicas) == 0:
 			return fmt.Errorf("%v: the sandbox names no replica", f)
+		case f.Kind.TargetsHolder():
+			if err := checkHolder(f, p); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -66,7 +69,7 @@ func (s *Nemesis) Inject(f nemesis.Fault) (string, func() error, error) {
 		return "", nil, err
 	}
 	pool := p.Replicas
-	if f.Kind == nemesis.RestartRedis || f.Kind == nemesis.PauseRedis {
+	if f.Kind.HitsRedis() {
 		pool = p.Redis
 	}
 	if len(pool) == 0 {
@@ -75,20 +78,7 @@ func (s *Nemesis) Inject(f nemesis.Fault) (string, func() error, error) {
 	s.mu.Lock()
 	victim := pool[s.rng.IntN(len(pool))]
 	s.mu.Unlock()
-	if err := childOf(victim.Pid, p.Supervisor); err != nil {
-		return victim.String(), nil, err
-	}
-	sig := syscall.SIGKILL
-	if f.Kind.Pauses() {
-		sig = syscall.SIGSTOP
-	}
-	if err := syscall.Kill(victim.Pid, sig); err != nil {
-		return victim.String(), nil, fmt.Errorf("signalling %v: %v", victim, err)
-	}
-	if !f.Kind.Pauses() {
-		return victim.String(), nil, nil
-	}
-	return victim.String(), func() error { return syscall.Kill(victim.Pid, syscall.SIGCONT) }, nil
+	return s.signal(victim, p, f.Kind.Pauses())
 }
 
 // childOf checks, in /proc, that pid's parent is parent.

@@ -38,9 +38,11 @@ func newResque(cfg Config) resque {
 	return resque{rdb: cfg.Masters[0], prefix: lock.NamespacePrefix + "sandbox:" + cfg.Namespace + ":resque:"}
 }
 
-func (q resque) queueKey(name string) string { return q.prefix + "queue:" + name }
-func (q resque) queuesKey() string           { return q.prefix + "queues" }
-func (q resque) failedKey() string           { return q.prefix + "failed" }
+func (q resque) queueKey(name string) string  { return q.prefix + "queue:" + name }
+func (q resque) queuesKey() string            { return q.prefix + "queues" }
+func (q resque) failedKey() string            { return q.prefix + "failed" }
+func (q resque) workersKey() string           { return q.prefix + "workers" }
+func (q resque) workerKey(name string) string { return q.prefix + "worker:" + name }
 
 // resquePayload is a job as Resque.push stores it.
 type resquePayload struct {
@@ -96,7 +98,14 @@ func (q resque) pending(ctx context.Context, queues []string) (int64, error) {
 }
 
 // fail records a failed job in the failed list, as Resque's Redis failure backend does.
-func (q resque) fail(ctx context.Context, queue, raw, workerName string, jobErr error) error {
+func (q resque) fail(ctx context.Context, queue, raw, workerName, runAt string, jobErr error) error {
+	return q.failAs(ctx, queue, raw, workerName, runAt, "RuntimeError", jobErr)
+}
+
+// failAs is fail with the exception's class name.
+// runAt is when the worker began the job (Resque keeps it in resque:worker:<name>; the sandbox
+// adds it to the failure, so that a stress run can tell which writes overlapped the job).
+func (q resque) failAs(ctx context.Context, queue, raw, workerName, runAt, exception string, jobErr error) error {
 	var payload any = raw
 	var p resquePayload
 	if json.Unmarshal([]byte(raw), &p) == nil {
@@ -104,7 +113,7 @@ func (q resque) fail(ctx context.Context, queue, raw, workerName string, jobErr 
 	}
 	b, err := json.Marshal(map[string]any{
 		"failed_at": time.Now().UTC().Format("2006/01/02 15:04:05 UTC"), "payload": payload,
-		"exception": "RuntimeError", "error": jobErr.Error(), "backtrace": []string{}, "worker": workerName, "queue": queue,
+		"run_at": runAt, "exception": exception, "error": jobErr.Error(), "backtrace": []string{}, "worker": workerName, "queue": queue,
 	})
 	if err != nil {
 		return err

@@ -133,6 +133,8 @@ func (s *Server) route(w http.ResponseWriter, r *http.Request) {
 	switch {
 	case rt.is(http.MethodGet, "status"):
 		writeJSON(w, http.StatusOK, s.Status())
+	case rt.is(http.MethodGet, "status", "failed_jobs"):
+		s.studio.failedJobs(w, r)
 	case s.studio.serve(w, rt):
 	case len(segs) > 0 && segs[0] == "v1":
 		s.jobs.jobAPI(w, r, segs)

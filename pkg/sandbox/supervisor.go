@@ -56,6 +56,10 @@ type SupervisorConfig struct {
 	// closed only by Stop, or when one process has ended restartLimit (5) times within a minute. Without
 	// Restart, Done is closed when any of them ends.
 	Restart bool
+	// Locking and LockTTL are the replicas' lock mode and TTL, written in ProcessesFile for the
+	// holder faults of a stress run (informational: the replicas take theirs from Command).
+	Locking Locking
+	LockTTL time.Duration
 }
 
 // DefaultSupervisorConfig returns the supervisor's defaults (those of `osctl sandbox up`).

@@ -33,6 +33,10 @@ type Processes struct {
 	// Restarts is how many times a replica or redis-server was started again.
 	Restarts int  `json:"restarts"`
 	Restart  bool `json:"restart"`
+	// Locking and LockTTLMs are the replicas' lock mode and TTL (absent from an older sandbox's
+	// file).
+	Locking   Locking `json:"locking,omitempty"`
+	LockTTLMs int64   `json:"lock_ttl_ms,omitempty"`
 }
 
 // ReadProcesses reads the ProcessesFile of a running sandbox's state directory.
@@ -162,7 +166,8 @@ func (s *Supervisor) writeProcesses() {
 		s.mu.Unlock()
 		return
 	}
-	p := Processes{Supervisor: os.Getpid(), Restarts: s.restartCount, Restart: s.cfg.Restart}
+	p := Processes{Supervisor: os.Getpid(), Restarts: s.restartCount, Restart: s.cfg.Restart,
+		Locking: s.cfg.Locking, LockTTLMs: s.cfg.LockTTL.Milliseconds()}
 	for _, r := range s.replicas {
 		p.Replicas = append(p.Replicas, r.process())
 	}

@@ -43,6 +43,8 @@ type worker struct {
 
 // run takes and performs jobs until ctx ends.
 func (w *worker) run(ctx context.Context) {
+	w.register(ctx)
+	defer w.unregister(context.WithoutCancel(ctx))
 	for ctx.Err() == nil {
 		if !w.step(ctx) {
 			_ = w.wait(ctx, w.interval)
@@ -61,6 +63,8 @@ func (w *worker) step(ctx context.Context) bool {
 		w.busy.Store(false)
 		return false
 	}
+	runAt := w.working(ctx, queue, raw)
+	defer w.done(context.WithoutCancel(ctx))
 	var p resquePayload
 	if err = json.Unmarshal([]byte(raw), &p); err != nil {
 		err = fmt.Errorf("undecodable job %q: %v", raw, err)
@@ -73,7 +77,7 @@ func (w *worker) step(ctx context.Context) bool {
 	if err != nil {
 		w.failed.Add(1)
 		w.logf("worker: %s %v failed: %v", p.Class, p.Args[:min(3, len(p.Args))], err)
-		if ferr := w.q.fail(context.WithoutCancel(ctx), queue, raw, w.name, err); ferr != nil {
+		if ferr := w.q.fail(context.WithoutCancel(ctx), queue, raw, w.name, runAt, err); ferr != nil {
 			w.logf("worker: recording the failure in %s: %v", w.q.failedKey(), ferr)
 		}
 		return true

@@ -146,6 +146,7 @@ func upRun(ctx context.Context, o *UpOptions) error {
 	}
 	sup := sandbox.NewSupervisor(sandbox.SupervisorConfig{
 		Replicas: o.Replicas, Dir: dir, PortBase: o.PortBase, RedisURLs: urls, RedisMasters: o.RedisMasters, Restart: o.Restart,
+		Locking: o.Mode.Locking, LockTTL: o.Mode.LockTTL,
 		Command: o.replicaCommand(exe),
 		Logf:    func(format string, a ...any) { fmt.Fprintf(errOut, "sandbox: "+format+"\n", a...) },
 	})

@@ -50,7 +50,7 @@ func FaultsCaught(h *history.History) ([]nemesis.Fault, []Blocked) {
 		victims, scope := faultTargets(h, *f)
 		caught := caughtBy(h, from, to, victims)
 		f.InFlight = inFlightOf(scope, caught)
-		if f.Kind == nemesis.KillReplica || f.Kind == nemesis.PauseReplica {
+		if !f.Kind.HitsRedis() {
 			if b, ok := blockedAfter(h, *f, from, caught); ok {
 				blocked = append(blocked, b)
 			}
@@ -79,7 +79,7 @@ func faultWindow(f nemesis.Fault, finished time.Time) (from, to time.Time, ok bo
 // faultTargets are the targets (as the records name them) whose requests f could catch, nil for
 // every target, and a line that says which.
 func faultTargets(h *history.History, f nemesis.Fault) (map[string]bool, string) {
-	if f.Kind == nemesis.RestartRedis || f.Kind == nemesis.PauseRedis {
+	if f.Kind.HitsRedis() {
 		return nil, "every target (a Redis fault reaches every replica's locks)"
 	}
 	var idx int

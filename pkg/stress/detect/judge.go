@@ -141,6 +141,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	switch {
 	case k.Files:
 		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
+		j.Findings = append(j.Findings, failedExtractions(h, index(h))...)
 		c := ContentionOf(h)
 		j.Contention = &c
 		x := ExtractionsOf(h)
@@ -247,6 +248,7 @@ func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) [
 			out = append(out, "the files were still changing when they were read: raise {SettleTimeout}")
 		}
 		out = append(out, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
+		out = append(out, stuckReasons(h, index(h))...)
 		if st == nil {
 			out = append(out, "the files were not read: pass {StateDir} or {StatePod}")
 		}

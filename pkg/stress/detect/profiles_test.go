@@ -11,7 +11,7 @@ import (
 // list exactly the finding kinds this package gives for each profile, the JUnit cases of a run.
 func TestProfilesNameTheJudgesKinds(t *testing.T) {
 	for p, want := range map[string][]string{
-		history.OpenStudio.Name: {Lost, Duplicate, Torn, Mixed, Phantom},
+		history.OpenStudio.Name: {Lost, Duplicate, Torn, Mixed, Phantom, FailedExtraction},
 		history.Jobs.Name:       {Ceiling, Stranded, Invisible, Lost},
 		history.HTTP.Name:       nil,
 	} {

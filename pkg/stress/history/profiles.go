@@ -33,7 +33,7 @@ type Profile struct {
 var (
 	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true,
 		Ops:      []string{"upload", "start", "data_point", "upload_file"},
-		Findings: []string{"lost", "duplicate", "torn", "mixed", "phantom"}}
+		Findings: []string{"lost", "duplicate", "torn", "mixed", "phantom", "failed-extraction"}}
 	Jobs = Profile{Name: "jobs", Probes: true, Records: true, Jobs: true,
 		Findings: []string{"ceiling", "stranded", "invisible", "lost"}}
 	HTTP = Profile{Name: "http"}

@@ -272,7 +272,30 @@ type Footer struct {
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
 	// that the report marks that moment on its timelines.
 	StateRead time.Time `json:"state_read,omitzero"`
+	// FailedJobs are the background jobs of the run's analyses that failed, as the target's
+	// Resque failure list names them (the sandbox's GET /status/failed_jobs); nil when the run
+	// could not see them.
+	FailedJobs []FailedJob `json:"failed_jobs,omitempty"`
 }
+
+// FailedJob is one failed background job of an analysis of the run: the extraction
+// (InitializeAnalysis) that raised, or that a worker died while performing.
+type FailedJob struct {
+	Class    string `json:"class"`
+	Analysis string `json:"analysis"`
+	// Worker is the Resque worker's name (host:pid:queues); Exception and Error what it raised.
+	Worker    string `json:"worker"`
+	Exception string `json:"exception"`
+	Error     string `json:"error"`
+	// RunAt is when the worker began the job; FailedAt when it failed (as Resque writes it, to
+	// the second).
+	RunAt    time.Time `json:"run_at,omitzero"`
+	FailedAt string    `json:"failed_at"`
+}
+
+// DirtyExit is the exception Resque records for the job of a worker that died while performing
+// it (a killed replica): the job was lost with its worker, not failed by the app.
+const DirtyExit = "Resque::PruneDeadWorkerDirtyExit"
 
 // LoadWorker is one in-cluster load worker's share of a run (osctl stress --workers): its pod,
 // what it sent and how it went, what it cost, and whether it was lost before it finished.

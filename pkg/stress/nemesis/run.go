@@ -2,6 +2,8 @@ package nemesis
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 	"time"
 )
@@ -44,8 +46,13 @@ func Run(ctx context.Context, faults []Fault, inj Injector, start time.Time, loa
 			f.Outcome = NotInjected
 			continue
 		}
-		target, resume, err := inj.Inject(*f)
+		target, resume, err := inject(ctx, inj, f, loadDone)
 		f.Target, f.Injected = target, time.Now()
+		if errors.Is(err, ErrNoHolder) {
+			f.Outcome, f.Injected = NoHolder+" within "+HolderWait.String(), time.Time{}
+			logf("nemesis: %v not injected: no lock was held by a replica within %v", f, HolderWait)
+			continue
+		}
 		if err != nil {
 			f.Outcome = "failed: " + err.Error()
 			logf("nemesis: %v failed: %v", f, err)
@@ -75,4 +82,30 @@ func Run(ctx context.Context, faults []Fault, inj Injector, start time.Time, loa
 	}
 	pauses.Wait()
 	return out
+}
+
+// inject injects f: a holder kind waits up to HolderWait (and no longer than the load) for a
+// lock to be held, and names the lock in f.
+func inject(ctx context.Context, inj Injector, f *Fault, loadDone <-chan struct{}) (string, func() error, error) {
+	if !f.Kind.TargetsHolder() {
+		return inj.Inject(*f)
+	}
+	hi, ok := inj.(HolderInjector)
+	if !ok {
+		return "", nil, fmt.Errorf("%s needs a target that can find a lock's holder", f.Kind)
+	}
+	wctx, cancel := context.WithTimeout(ctx, HolderWait)
+	defer cancel()
+	go func() {
+		select {
+		case <-loadDone:
+			cancel()
+		case <-wctx.Done():
+		}
+	}()
+	target, held, resume, err := hi.InjectHolder(wctx, *f)
+	if err == nil {
+		f.Lock = &held
+	}
+	return target, resume, err
 }

@@ -24,13 +24,31 @@ const (
 	RestartRedis Kind = "restart-redis"
 	// PauseRedis SIGSTOPs one Redis master for FOR.
 	PauseRedis Kind = "pause-redis"
+	// PauseHolder SIGSTOPs, for FOR, a replica that holds a lock at the moment it is hit: a
+	// holder stalled inside its critical section while its lease runs out.
+	PauseHolder Kind = "pause-holder"
+	// KillHolder SIGKILLs (on Kubernetes deletes the pod of) a replica that holds a lock.
+	KillHolder Kind = "kill-holder"
 )
 
 // Kinds lists every kind, in the order the help names them.
-var Kinds = []Kind{KillReplica, PauseReplica, RestartRedis, PauseRedis}
+var Kinds = []Kind{KillReplica, PauseReplica, RestartRedis, PauseRedis, PauseHolder, KillHolder}
 
 // Pauses says whether the kind stops a process for FOR (and takes +FOR).
-func (k Kind) Pauses() bool { return k == PauseReplica || k == PauseRedis }
+func (k Kind) Pauses() bool { return k == PauseReplica || k == PauseRedis || k == PauseHolder }
+
+// Kills says whether the kind kills a process (or deletes its pod).
+func (k Kind) Kills() bool { return k == KillReplica || k == RestartRedis || k == KillHolder }
+
+// HitsRedis says whether the kind hits a Redis master rather than a web replica.
+func (k Kind) HitsRedis() bool { return k == RestartRedis || k == PauseRedis }
+
+// TargetsHolder says whether the kind hits the replica that holds a lock when it is due,
+// rather than one chosen by the seeded generator.
+func (k Kind) TargetsHolder() bool { return k == PauseHolder || k == KillHolder }
+
+// HolderWait bounds how long after AT a holder kind waits for a lock to be held.
+const HolderWait = 10 * time.Second
 
 // MaxPause bounds FOR: a process stopped longer than this is a hung test, not a fault.
 const MaxPause = 10 * time.Minute
@@ -41,6 +59,9 @@ const (
 	Done = "done"
 	// NotInjected: the fault was due after the load had ended.
 	NotInjected = "not injected: due after the load ended"
+	// NoHolder: a holder kind found no lock held within HolderWait of AT (or before the load
+	// ended).
+	NoHolder = "not injected: no holder"
 )
 
 // Fault is one scheduled fault and, once Run returns, what became of it.
@@ -49,8 +70,11 @@ type Fault struct {
 	// At is when the fault is due, from the start of the load; For how long a pause lasts.
 	At  Duration `json:"at"`
 	For Duration `json:"for,omitempty"`
-	// Target names the process hit ("replica 1 (pid 4242)"), chosen by the seeded generator.
+	// Target names the process hit ("replica 1 (pid 4242)"), chosen by the seeded generator
+	// (or, for a holder kind, the replica that held Lock).
 	Target string `json:"target,omitempty"`
+	// Lock is the lock whose holder a holder kind hit.
+	Lock *HeldLock `json:"lock,omitempty"`
 	// Outcome is Done, NotInjected, or "failed: ..." with the reason.
 	Outcome string `json:"outcome,omitempty"`
 	// Injected is when it was injected; Ended when a pause ended.
@@ -129,7 +153,7 @@ func parseOne(item string) (Fault, error) {
 	f.At = Duration(v)
 	switch {
 	case hasFor && !f.Kind.Pauses():
-		return Fault{}, fmt.Errorf("fault %q: %s takes no +FOR (only pause-replica and pause-redis last)", item, f.Kind)
+		return Fault{}, fmt.Errorf("fault %q: %s takes no +FOR (only %s last)", item, f.Kind, pauseList())
 	case !hasFor && f.Kind.Pauses():
 		return Fault{}, fmt.Errorf("fault %q: %s needs +FOR, how long the pause lasts (e.g. %s@%s+8s)", item, f.Kind, f.Kind, at)
 	case hasFor:
@@ -140,6 +164,16 @@ func parseOne(item string) (Fault, error) {
 		f.For = Duration(d)
 	}
 	return f, nil
+}
+
+func pauseList() string {
+	var s []string
+	for _, k := range Kinds {
+		if k.Pauses() {
+			s = append(s, string(k))
+		}
+	}
+	return strings.Join(s, ", ")
 }
 
 func kindList() string {

@@ -1,6 +1,9 @@
 package report
 
-import "fmt"
+import (
+	"fmt"
+	"time"
+)
 
 // FaultLines are the terminal summary's lines for the run's faults (osctl stress --nemesis):
 // "fault kill-replica@1s: done (replica 2 (pid 4242))", then the seed of the choice of targets.
@@ -10,6 +13,9 @@ func (r *Report) FaultLines() []string {
 		line := fmt.Sprintf("fault %s: %s", f, f.Outcome)
 		if f.Target != "" {
 			line += " (" + f.Target + ")"
+		}
+		if l := f.Lock; l != nil {
+			line += fmt.Sprintf(", holder of %s (%s, held %v)", l.Key, l.Holder, time.Duration(l.HeldFor).Round(time.Millisecond))
 		}
 		if in := f.InFlight; in != nil {
 			line += fmt.Sprintf("; caught %d request(s) in flight on %s: %d ambiguous, %d acknowledged, %d rejected", in.Requests, in.Scope, in.Ambiguous, in.Acknowledged, in.Rejected)

@@ -50,10 +50,10 @@ func TestJUnit(t *testing.T) {
 	if err := xml.Unmarshal(buf.Bytes(), &s); err != nil {
 		t.Fatal(err)
 	}
-	if s.Suites[0].Failures != 1 || s.Suites[0].Tests != 6 || s.Suites[0].Errors != 0 {
+	if s.Suites[0].Failures != 1 || s.Suites[0].Tests != 7 || s.Suites[0].Errors != 0 {
 		t.Fatalf("%+v", s.Suites[0])
 	}
-	if c := s.Suites[0].Testcases; len(c) != 6 || c[5].Name != "verdict earned" || c[5].Error != nil {
+	if c := s.Suites[0].Testcases; len(c) != 7 || c[6].Name != "verdict earned" || c[6].Error != nil {
 		t.Fatalf("cases %+v", c)
 	}
 	if !strings.Contains(buf.String(), "osctl-0badc0de-00000003") {

@@ -7,11 +7,13 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 
+	"github.com/redis/go-redis/v9"
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/leftover"
@@ -25,6 +27,8 @@ type Flags struct {
 	// Namespace, with WebSelector and RedisSelector, faults the pods of a workload on
 	// Kubernetes instead of a sandbox.
 	Namespace, WebSelector, RedisSelector string
+	// Redis are the lock masters kill-holder reads holders from on Kubernetes.
+	Redis []string
 
 	// Plan is set by Prepare (nil without --nemesis).
 	Plan *nemesis.Plan
@@ -35,10 +39,11 @@ type Flags struct {
 
 // Add binds the flags.
 func (n *Flags) Add(cmd *cobra.Command) {
-	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis; e.g. kill-replica@5s,pause-replica@10s+8s. Needs --state-dir of a running 'osctl sandbox up', or --nemesis-namespace")
+	cmd.Flags().StringVar(&n.Spec, "nemesis", "", "inject faults during the load, a comma-separated schedule of KIND@AT[+FOR] from the load's start: kill-replica (SIGKILL; sandbox up starts it again), pause-replica (SIGSTOP for FOR), restart-redis (comes back empty), pause-redis, and pause-holder/kill-holder (the replica that holds a lock at AT or as soon after, within 10s); e.g. kill-replica@5s,pause-holder@2s+8s. Needs --state-dir of a running 'osctl sandbox up', or --nemesis-namespace")
 	cmd.Flags().StringVar(&n.Namespace, "nemesis-namespace", "", "inject the faults into pods of this namespace (with --kubeconfig): kill-replica deletes a web pod with grace 0, restart-redis the Redis pod; pauses are refused")
 	cmd.Flags().StringVar(&n.WebSelector, "nemesis-web-selector", k8s.DefaultWebSelector, "label selector of the web pods kill-replica may delete")
 	cmd.Flags().StringVar(&n.RedisSelector, "nemesis-redis-selector", k8s.DefaultRedisSelector, "label selector of the Redis pod restart-redis deletes")
+	cmd.Flags().StringSliceVar(&n.Redis, "nemesis-redis", nil, "with --nemesis-namespace, the Redis masters (redis://host:port, rediss:// for TLS) kill-holder reads who holds a lock from")
 	cmd.Flags().Uint64Var(&n.Seed, "nemesis-seed", 0, "seed of the choice of which replica or Redis master each fault hits (0: a random seed, printed), to repeat a run's choices")
 }
 
@@ -82,7 +87,11 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 		if err != nil {
 			return err
 		}
-		inj = k8s.NewPodNemesis(kc.Clientset, n.Namespace, n.WebSelector, n.RedisSelector, n.Seed)
+		pn := k8s.NewPodNemesis(kc.Clientset, n.Namespace, n.WebSelector, n.RedisSelector, n.Seed)
+		if pn.Holders, err = holders(n.Redis); err != nil {
+			return err
+		}
+		inj = pn
 	case stateDir != "":
 		s, err := sandbox.NewNemesis(stateDir, n.Seed)
 		if err != nil {
@@ -103,4 +112,20 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 	}
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
 	return nil
+}
+
+// holders reads the locks on the masters of --nemesis-redis (nil without any).
+func holders(urls []string) (func(ctx context.Context) ([]nemesis.Held, error), error) {
+	if len(urls) == 0 {
+		return nil, nil
+	}
+	clients := make([]redis.UniversalClient, len(urls))
+	for i, u := range urls {
+		o, err := redis.ParseURL(u)
+		if err != nil {
+			return nil, cmdutil.Usage("--nemesis-redis %s: %v; write redis://[user:password@]host:port", redact.URL(u), err)
+		}
+		clients[i] = redis.NewClient(o)
+	}
+	return func(ctx context.Context) ([]nemesis.Held, error) { return nemesis.ReadHeld(ctx, clients), nil }, nil
 }

@@ -1,0 +1,109 @@
+package detect
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// FailedExtraction is an analysis whose extraction (InitializeAnalysis) raised: its job stays
+// "queued" for good, an analysis that will never run. Where the zip was torn when it was read
+// ("zip: not a valid zip file") it is a write that raced the extraction.
+const FailedExtraction = "failed-extraction"
+
+// settleStalled is profile.SettleStalled: the settle wait ended with jobs still queued and no
+// progress, so that what is queued failed or will not run.
+const settleStalled = "no progress"
+
+// failedExtractions are the findings of the run's failed extractions: one per failure the
+// target named (a job lost with a killed worker, Resque's dirty exit, is not one: the app did
+// not fail it), with the uploads of its analysis that overlapped the job, else the last ones
+// before it.
+func failedExtractions(h *history.History, r *run) []Finding {
+	if h.Footer == nil {
+		return nil
+	}
+	var out []Finding
+	for _, fj := range h.Footer.FailedJobs {
+		if fj.Exception == history.DirtyExit || len(r.byA[fj.Analysis]) == 0 {
+			continue
+		}
+		out = append(out, Finding{Kind: FailedExtraction, Object: fj.Analysis, Requests: refs(overlapping(r.uploads[fj.Analysis], fj), 5),
+			Expected: "the analysis's extraction (InitializeAnalysis) succeeds and its job leaves \"queued\"",
+			Got:      fmt.Sprintf("worker %s began it at %s and it failed at %s: %s: %s", fj.Worker, stamp(fj.RunAt), fj.FailedAt, fj.Exception, fj.Error)})
+	}
+	return out
+}
+
+// overlapping are the uploads whose request overlapped fj's job (from its start to the end of
+// the second it failed in), else the last two that ended before it began.
+func overlapping(uploads []*history.Record, fj history.FailedJob) []*history.Record {
+	end := fj.RunAt.Add(time.Hour)
+	if t, err := time.Parse("2006/01/02 15:04:05 MST", fj.FailedAt); err == nil {
+		end = t.Add(time.Second)
+	}
+	var out, before []*history.Record
+	for _, u := range uploads {
+		switch {
+		case fj.RunAt.IsZero():
+		case !u.Start.After(end) && (u.End.IsZero() || !u.End.Before(fj.RunAt)):
+			out = append(out, u)
+		case !u.End.IsZero() && u.End.Before(fj.RunAt):
+			before = append(before, u)
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	sort.Slice(before, func(i, j int) bool { return before[i].End.Before(before[j].End) })
+	return before[max(0, len(before)-2):]
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "an unknown time"
+	}
+	return t.UTC().Format("15:04:05.000")
+}
+
+// stuckReasons says which analyses have jobs left "queued" that no failure the run saw explains,
+// when the settle wait ended without progress: their extraction failed where osctl cannot see
+// it, or never ran, so a clean verdict would not judge them.
+func stuckReasons(h *history.History, r *run) []string {
+	if h.Footer == nil || h.Footer.SettleStopped != settleStalled {
+		return nil
+	}
+	failed := map[string]int{}
+	for _, fj := range h.Footer.FailedJobs {
+		failed[fj.Analysis]++
+	}
+	var stuck []string
+	for _, a := range r.analyses {
+		st := r.readbacks[history.ReadbackStatus+"/"+a]
+		if st == nil {
+			continue
+		}
+		queued := 0
+		for _, j := range st.Jobs {
+			if j.Status == history.JobQueued {
+				queued++
+			}
+		}
+		if queued > failed[a] {
+			stuck = append(stuck, a)
+		}
+	}
+	if len(stuck) == 0 {
+		return nil
+	}
+	shown := stuck[:min(len(stuck), 5)]
+	more := ""
+	if len(stuck) > len(shown) {
+		more = fmt.Sprintf(" and %d more", len(stuck)-len(shown))
+	}
+	return []string{fmt.Sprintf("%d analyses have jobs stuck in \"queued\" that no failure osctl could read explains (%s%s): their extraction failed or never ran, so they were not judged",
+		len(stuck), strings.Join(shown, ", "), more)}
+}
