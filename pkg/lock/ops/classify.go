@@ -22,8 +22,8 @@ type Conditions struct {
 	MinorityConfirmed bool
 	// Window is the time between the two reads, for the reason text.
 	Window time.Duration
-	// HolderGone names the pod of an osctl holder value that no longer exists ("" if unknown or
-	// alive).
+	// HolderGone names the pod of an osctl holder value that is known gone from the namespace
+	// its value records, as "<pod> in namespace <ns>" ("" if alive or unknown).
 	HolderGone string
 }
 
@@ -46,6 +46,7 @@ func Classify(v View, c Conditions) Verdict {
 		return Verdict{StatusNotALock, RuleNotString, fmt.Sprintf("a %s, not a string: no lock library writes one, so it is never treated as a lock", v.Type)}
 	}
 	var noTTL []string
+	foreign := false // a value without a TTL that no known lock library writes
 	var maxTTL int64 = -2
 	for _, h := range v.Holdings {
 		if !h.Present || h.Type != "string" {
@@ -57,12 +58,18 @@ func Classify(v View, c Conditions) Verdict {
 				where = h.Node // the shard, or Sentinel's master: the NODE column's server
 			}
 			noTTL = append(noTTL, where)
+			if f, _ := FlavourOf(h.Value); f == FlavourUnknown {
+				foreign = true
+			}
 		}
 		if h.Value == v.Value && h.TTLMillis > maxTTL {
 			maxTTL = h.TTLMillis
 		}
 	}
 	if len(noTTL) > 0 {
+		if foreign {
+			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
+		}
 		return Verdict{StatusStale, RuleNoTTL, fmt.Sprintf("no TTL on %s: redsync, redlock-rb and SET NX PX always set one, so it would never expire", strings.Join(noTTL, ", "))}
 	}
 	if c.HolderGone != "" {
