@@ -107,6 +107,9 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 		return err
 	}
 	warnDown(f, plan.Summary, "breaking on the other masters only")
+	for _, w := range plan.Summary.Warnings {
+		warn(f, "%s", w)
+	}
 	for _, k := range plan.Missing {
 		fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
 	}
