@@ -58,7 +58,7 @@ func Classify(v View, c Conditions) Verdict {
 				where = h.Node // the shard, or Sentinel's master: the NODE column's server
 			}
 			noTTL = append(noTTL, where)
-			if f, _ := FlavourOf(h.Value); f == FlavourUnknown {
+			if !lockShaped(v.Key, h.Value) {
 				foreign = true
 			}
 		}
@@ -68,7 +68,7 @@ func Classify(v View, c Conditions) Verdict {
 	}
 	if len(noTTL) > 0 {
 		if foreign {
-			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
+			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync, OpenStudio's init lease): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
 		}
 		return Verdict{StatusStale, RuleNoTTL, fmt.Sprintf("no TTL on %s: redsync, redlock-rb and SET NX PX always set one, so it would never expire", strings.Join(noTTL, ", "))}
 	}
@@ -95,4 +95,23 @@ func Classify(v View, c Conditions) Verdict {
 		reason += fmt.Sprintf("; quorum unknown: %d master(s) unreachable", v.unreachable())
 	}
 	return Verdict{StatusLive, RuleLive, reason}
+}
+
+// lockShaped reports whether value, held under key, has the shape of a lock library's value:
+// osctl's holder, redlock-rb's UUID, redsync's base64, or upstream OpenStudio's init lease (a
+// worker id, host:pid[:queues], under analysis:<id>:init_lock). A string without a TTL is taken
+// for a lock only then: anything else may be a session or a cache entry.
+func lockShaped(key, value string) bool {
+	if f, _ := FlavourOf(value); f != FlavourUnknown {
+		return true
+	}
+	if _, step := ParseKey(key); step != "init_lock" || !strings.HasPrefix(key, "analysis:") {
+		return false
+	}
+	parts := strings.SplitN(value, ":", 3)
+	if len(parts) < 2 || !lock.IsPodName(strings.ToLower(parts[0])) {
+		return false
+	}
+	_, err := strconv.ParseUint(parts[1], 10, 31)
+	return err == nil
 }
