@@ -43,7 +43,7 @@ since has a TTL again and is not deleted; one whose TTL is above the one read mi
 since was renewed, and is not deleted either). A lock that is not stale is refused, with the
 reason, unless --force; a key that is not a lock (a hash, an osctl: key) is always refused. A
 string with no TTL is a lock only when its value has a lock library's shape (osctl, redlock-rb,
-redsync); any other (a session, a cache entry) is never selected by --stale and is broken only
+redsync, or a worker id host:pid under a redlock:/analysis: lock key); any other (a session, a cache entry) is never selected by --stale and is broken only
 when named with --force. A KEY that inspect prints quoted (it holds odd bytes) may be given as
 printed, quotes included.
 

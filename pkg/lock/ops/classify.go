@@ -68,7 +68,7 @@ func Classify(v View, c Conditions) Verdict {
 	}
 	if len(noTTL) > 0 {
 		if foreign {
-			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync, OpenStudio's init lease): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
+			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync, a worker id under a lock key): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
 		}
 		return Verdict{StatusStale, RuleNoTTL, fmt.Sprintf("no TTL on %s: redsync, redlock-rb and SET NX PX always set one, so it would never expire", strings.Join(noTTL, ", "))}
 	}
@@ -98,14 +98,15 @@ func Classify(v View, c Conditions) Verdict {
 }
 
 // lockShaped reports whether value, held under key, has the shape of a lock library's value:
-// osctl's holder, redlock-rb's UUID, redsync's base64, or upstream OpenStudio's init lease (a
-// worker id, host:pid[:queues], under analysis:<id>:init_lock). A string without a TTL is taken
-// for a lock only then: anything else may be a session or a cache entry.
+// osctl's holder, redlock-rb's UUID, redsync's base64, or a plain SET NX PX lease of a worker
+// id (host:pid[:queues], as Resque names workers) under a lock key (redlock:<id>:<step>, or
+// upstream OpenStudio's analysis:<id>:init_lock). A string without a TTL is taken for a lock only
+// then: anything else may be a session or a cache entry.
 func lockShaped(key, value string) bool {
 	if f, _ := FlavourOf(value); f != FlavourUnknown {
 		return true
 	}
-	if _, step := ParseKey(key); step != "init_lock" || !strings.HasPrefix(key, "analysis:") {
+	if id, _ := ParseKey(key); id == "" {
 		return false
 	}
 	parts := strings.SplitN(value, ":", 3)
