@@ -153,3 +153,47 @@ func must(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestHolderLivenessWithANamespacedRole: osctl running as a ServiceAccount that may only get and
+// list pods in the holders' namespace (no cluster-wide namespaces get) still judges a dead pod's
+// lock there gone, the namespace being known to exist from its other pods; a holder in a
+// namespace it may not read is unknown, with a warning, and its lock is live.
+func TestHolderLivenessWithANamespacedRole(t *testing.T) {
+	bin := testenv.OsctlBinary(t)
+	k := testenv.SharedKube(t)
+	r := testenv.StartRedis(t)
+	podNS, otherNS := k.NewNamespace(t), k.NewNamespace(t)
+	k.Apply(t, podNS, testenv.WebDeployment(1, `containers: [{name: web, image: registry.invalid/web:1}]`))
+	k.ReadyPods(t, podNS, "app=web", 1)
+	k.Kubectl(t, "-n", podNS, "create", "serviceaccount", "locks")
+	k.Kubectl(t, "-n", podNS, "create", "role", "pods-read", "--verb=get,list", "--resource=pods")
+	k.Kubectl(t, "-n", podNS, "create", "rolebinding", "locks-pods-read", "--role=pods-read", "--serviceaccount="+podNS+":locks")
+	kubeconfig := k.ServiceAccountKubeconfig(t, podNS, "locks")
+	ctx := context.Background()
+	c := r.Client()
+	const goneKey, otherKey = "redlock:rbac-gone:analysis_zip", "redlock:rbac-other:analysis_zip"
+	must(t, c.Set(ctx, goneKey, holderValue("web-5d9f8-gone", podNS, 201), 25*time.Second).Err())
+	must(t, c.Set(ctx, otherKey, holderValue("web-5d9f8-gone", otherNS, 202), 25*time.Second).Err())
+
+	cmd := exec.Command(bin, "--redis", r.URL(), "--kubeconfig", kubeconfig, "-n", podNS, "locks", "inspect", "-o", "json")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+		t.Fatalf("inspect: %v, want exit 1 (a stale lock)\n%s\n%s", err, out, stderr.String())
+	}
+	var res inspected
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("inspect -o json: %v\n%s", err, out)
+	}
+	got := map[string]string{}
+	for _, v := range res.Locks {
+		got[v.Key] = v.Verdict.Status + "/" + v.Verdict.Rule
+	}
+	if got[goneKey] != "stale/holder-gone" || got[otherKey] != "live/live" {
+		t.Fatalf("verdicts %v, want %s stale/holder-gone and %s live\n%s", got, goneKey, otherKey, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "cannot check holder pods in namespace "+otherNS) {
+		t.Errorf("no warning about namespace %s: %s", otherNS, stderr.String())
+	}
+}

@@ -28,7 +28,8 @@ type Options struct {
 	RetryWindow time.Duration
 	// MaxTTL is passed to Classify. The default is lock.MaxTTL.
 	MaxTTL time.Duration
-	// Pods, when set, checks whether the pod named by an osctl holder still exists.
+	// Pods, when set, checks whether the pod named by an osctl holder value is gone from the
+	// namespace the value records (values without one are never judged gone).
 	Pods PodChecker
 	// Batch is the SCAN COUNT and pipeline size. The default is DefaultBatch.
 	Batch int
