@@ -116,7 +116,7 @@ class OsctlLock
   # One master's reply in a round: value, or error (nil when it answered).
   Reply = Struct.new(:value, :error)
 
-  attr_reader :ttl, :quorum, :retry_count, :retry_delay, :pod
+  attr_reader :ttl, :quorum, :retry_count, :retry_delay, :pod, :namespace
 
   # The lock key of one step of one analysis: redlock:<analysis_id>:<step>.
   def self.key(analysis_id, step)
@@ -140,10 +140,27 @@ class OsctlLock
     new(urls: list.split(',').map(&:strip).reject(&:empty?), **options)
   end
 
-  # The holder value of one acquisition: osctl:v1:<pod>:<pid>:<random>, random being 80 random
-  # bits in lower-case base32 (16 characters), exactly as pkg/lock's lock.Holder.
-  def self.holder_value(pod)
-    "#{HOLDER_PREFIX}#{pod.to_s.tr(':', '_')}:#{Process.pid}:#{random_part}"
+  # The holder value of one acquisition: osctl:v1:<pod>:<pid>:<random>[:<namespace>], random being
+  # 80 random bits in lower-case base32 (16 characters), exactly as pkg/lock's lock.Holder. The
+  # namespace is there only when known (see default_namespace): `osctl locks` judges a holder
+  # gone only when its pod is missing from the namespace its value records.
+  def self.holder_value(pod, namespace = nil)
+    v = "#{HOLDER_PREFIX}#{pod.to_s.tr(':', '_')}:#{Process.pid}:#{random_part}"
+    namespace.to_s.empty? ? v : "#{v}:#{namespace}"
+  end
+
+  # A Kubernetes namespace name (an RFC 1123 label), as pkg/lock's IsNamespaceName.
+  NAMESPACE_NAME = /\A[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\z/.freeze
+
+  # The namespace part of holder values by default: POD_NAMESPACE (the downward API's
+  # metadata.namespace), only when pod is this pod's own name, POD_NAME (metadata.name): a
+  # HOSTNAME may differ from the pod's name, and a VM's names no pod. nil otherwise.
+  def self.default_namespace(pod)
+    name = ENV['POD_NAME'].to_s
+    ns = ENV['POD_NAMESPACE'].to_s
+    return nil if name.empty? || name.tr(':', '_') != pod.to_s.tr(':', '_') || !NAMESPACE_NAME.match?(ns)
+
+    ns
   end
 
   # The pod part of holder values by default: POD_NAME, HOSTNAME, then the host name.
@@ -181,11 +198,14 @@ class OsctlLock
   # urls: one Redis URL per independent master (redis:// or rediss://, password in the URL).
   # ttl: the lock's time to live in seconds, 5-30. retry_count, retry_delay: acquisition attempts
   # and the mean delay between them in seconds (each delay is drawn from [d/2, 3d/2)). pod: the
-  # pod part of holder values (default POD_NAME, HOSTNAME, then the host name). logger: gets a
+  # pod part of holder values (default POD_NAME, HOSTNAME, then the host name). namespace: the
+  # pod's Kubernetes namespace, recorded in holder values (default POD_NAMESPACE when the pod part
+  # is POD_NAME, else none; '' for none). logger: gets a
   # warning when a lock is lost or a release did not reach a quorum (default: none).
-  # Raises ArgumentError for an empty URL list, a malformed URL, or a TTL outside 5-30 s. It does
+  # Raises ArgumentError for an empty URL list, a malformed URL, a TTL outside 5-30 s, or a namespace
+  # that is not a namespace name. It does
   # not connect: connections are made on first use (and again after a fork).
-  def initialize(urls:, ttl: DEFAULT_TTL, retry_count: 32, retry_delay: 0.2, pod: nil, logger: nil)
+  def initialize(urls:, ttl: DEFAULT_TTL, retry_count: 32, retry_delay: 0.2, pod: nil, namespace: nil, logger: nil)
     urls = Array(urls).map { |u| u.to_s.strip }.reject(&:empty?)
     if urls.empty?
       raise ArgumentError, 'OsctlLock.new: no Redis URLs given: pass urls: with one redis:// URL per ' \
@@ -217,6 +237,11 @@ class OsctlLock
     @retry_count = retry_count
     @retry_delay = retry_delay.to_f
     @pod = pod.to_s.empty? ? OsctlLock.default_pod : pod.to_s
+    @namespace = namespace.nil? ? OsctlLock.default_namespace(@pod) : namespace.to_s
+    unless @namespace.nil? || @namespace.empty? || NAMESPACE_NAME.match?(@namespace)
+      raise ArgumentError, "OsctlLock.new: namespace #{@namespace.inspect} is not a Kubernetes namespace name: " \
+                           'pass the pod\'s namespace (lower-case letters, digits and -), or none'
+    end
     @logger = logger
   end
 
@@ -682,7 +707,7 @@ class OsctlLock
   # The fencing counter is read from a quorum alongside the first try and the token written once
   # the lock is held. Returns a Lease (its keeper not started yet).
   def acquire(key, retry_count, retry_delay)
-    value = OsctlLock.holder_value(@pod)
+    value = OsctlLock.holder_value(@pod, @namespace)
     fence_read = Thread.new { read_fence(key) }
     unreachable = 0
     last = nil

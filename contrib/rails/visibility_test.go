@@ -54,14 +54,14 @@ func TestRubyHolderVisibleAndNeverBroken(t *testing.T) {
 	masters := testenv.StartRedisMasters(t, 3)
 	urls := testenv.URLs(masters)
 	key := lock.Key("visible-0b7e", "analysis_zip")
-	rb := startDriver(t, "hold", "OSCTL_URLS="+strings.Join(urls, ","), "KEY="+key, "TTL=5", "POD_NAME="+pod)
+	rb := startDriver(t, "hold", "OSCTL_URLS="+strings.Join(urls, ","), "KEY="+key, "TTL=5", "POD_NAME="+pod, "POD_NAMESPACE=openstudio")
 	held := rb.waitFor("held", 30*time.Second)
 	value := held.str("value")
 	if !strings.HasPrefix(value, "osctl:v1:"+pod+":") {
 		t.Fatalf("holder value %q does not name the pod %s", value, pod)
 	}
 	h, ok := lock.ParseHolder(value)
-	if !ok || h.Host != pod || len(h.Random) != 16 {
+	if !ok || h.Host != pod || len(h.Random) != 16 || h.Namespace != "openstudio" {
 		t.Fatalf("pkg/lock cannot parse the Ruby holder value %q: %+v", value, h)
 	}
 

@@ -16,24 +16,35 @@ const holderPrefix = "osctl:v1:"
 // Holder says who holds a lock. Its String form is the lock's value: one opaque string for
 // compare-and-delete that an operator can still read.
 type Holder struct {
-	Host   string `json:"host"`   // pod name (HOSTNAME in a pod) or host name
+	Host   string `json:"host"`   // pod name (POD_NAME or HOSTNAME in a pod) or host name
 	PID    int    `json:"pid"`    // process id
 	Random string `json:"random"` // random part that makes every acquisition's value unique
+	// Namespace is the Kubernetes namespace of the pod named by Host, recorded only when Host is
+	// that pod's name from the downward API ($POD_NAME) and $POD_NAMESPACE is set. Empty for a
+	// host that is not known to be a pod, and in values written before it was recorded: then
+	// nobody can tell from the value where (or whether) its holder runs.
+	Namespace string `json:"namespace,omitempty"`
 }
 
-// String returns the holder value: osctl:v1:<host>:<pid>:<random>.
+// String returns the holder value: osctl:v1:<host>:<pid>:<random>, followed by :<namespace> when
+// the namespace is known. Readers that predate the namespace do not parse the longer form, so
+// they never judge its holder gone.
 func (h Holder) String() string {
-	return holderPrefix + h.Host + ":" + strconv.Itoa(h.PID) + ":" + h.Random
+	s := holderPrefix + h.Host + ":" + strconv.Itoa(h.PID) + ":" + h.Random
+	if h.Namespace != "" {
+		s += ":" + h.Namespace
+	}
+	return s
 }
 
 // NewHolder returns a holder for this process with a fresh 80-bit random part. host defaults to
-// $POD_NAME, then $HOSTNAME, then os.Hostname.
+// $POD_NAME, then $HOSTNAME, then os.Hostname. The namespace is DefaultNamespace(host).
 func NewHolder(host string) Holder {
 	if host == "" {
 		host = DefaultHost()
 	}
 	host = strings.ReplaceAll(host, ":", "_")
-	return Holder{Host: host, PID: os.Getpid(), Random: randomPart()}
+	return Holder{Host: host, PID: os.Getpid(), Random: randomPart(), Namespace: DefaultNamespace(host)}
 }
 
 // DefaultHost is the name that identifies this process's pod or machine.
@@ -50,6 +61,50 @@ func DefaultHost() string {
 	return h
 }
 
+// DefaultNamespace returns $POD_NAMESPACE when host is this pod's own name as the downward API
+// gives it ($POD_NAME) and the namespace is a valid one, else "". HOSTNAME alone is not enough: a
+// pod's spec.hostname may differ from its name, and a VM's host name names no pod.
+func DefaultNamespace(host string) string {
+	pod, ns := os.Getenv("POD_NAME"), os.Getenv("POD_NAMESPACE")
+	if pod == "" || strings.ReplaceAll(pod, ":", "_") != host || !IsNamespaceName(ns) {
+		return ""
+	}
+	return ns
+}
+
+// IsNamespaceName reports whether s is a valid Kubernetes namespace name (an RFC 1123 label:
+// at most 63 lower-case letters, digits and '-', starting and ending with a letter or digit).
+func IsNamespaceName(s string) bool {
+	if s == "" || len(s) > 63 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', '0' <= c && c <= '9':
+		case c == '-' && i > 0 && i < len(s)-1:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// IsPodName reports whether s can be a Kubernetes pod name (an RFC 1123 subdomain: at most 253
+// lower-case letters, digits, '-' and '.', each dot-separated part starting and ending with a
+// letter or digit).
+func IsPodName(s string) bool {
+	if s == "" || len(s) > 253 {
+		return false
+	}
+	for _, part := range strings.Split(s, ".") {
+		if !IsNamespaceName(part) {
+			return false
+		}
+	}
+	return true
+}
+
 var b32 = base32.StdEncoding.WithPadding(base32.NoPadding)
 
 func randomPart() string {
@@ -60,19 +115,27 @@ func randomPart() string {
 	return strings.ToLower(b32.EncodeToString(b))
 }
 
-// ParseHolder parses a value written by NewHolder().String(). ok is false for any other value.
+// ParseHolder parses a value written by NewHolder().String(), with or without a namespace. ok is
+// false for any other value, including one whose namespace part is not a valid namespace name.
 func ParseHolder(v string) (h Holder, ok bool) {
 	rest, found := strings.CutPrefix(v, holderPrefix)
 	if !found {
 		return Holder{}, false
 	}
 	parts := strings.Split(rest, ":")
-	if len(parts) != 3 || parts[0] == "" || parts[2] == "" {
+	if len(parts) != 3 && len(parts) != 4 || parts[0] == "" || parts[2] == "" {
 		return Holder{}, false
 	}
 	pid, err := strconv.Atoi(parts[1])
 	if err != nil || pid < 0 {
 		return Holder{}, false
 	}
-	return Holder{Host: parts[0], PID: pid, Random: parts[2]}, true
+	h = Holder{Host: parts[0], PID: pid, Random: parts[2]}
+	if len(parts) == 4 {
+		if !IsNamespaceName(parts[3]) {
+			return Holder{}, false
+		}
+		h.Namespace = parts[3]
+	}
+	return h, true
 }

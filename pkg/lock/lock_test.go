@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -41,6 +43,34 @@ func TestNewValidatesOptions(t *testing.T) {
 	}
 }
 
+// TestHolderNamespace: the namespace is recorded only for the pod the downward API names, and
+// values without one (written before it was recorded) still parse, with no namespace.
+func TestHolderNamespace(t *testing.T) {
+	t.Setenv("POD_NAME", "web-7d9f-abcde")
+	t.Setenv("POD_NAMESPACE", "openstudio")
+	h := lock.NewHolder("")
+	if h.Host != "web-7d9f-abcde" || h.Namespace != "openstudio" {
+		t.Fatalf("NewHolder in a pod = %+v, want host web-7d9f-abcde in namespace openstudio", h)
+	}
+	if want := "osctl:v1:web-7d9f-abcde:" + strconv.Itoa(h.PID) + ":" + h.Random + ":openstudio"; h.String() != want {
+		t.Fatalf("String() = %q, want %q", h.String(), want)
+	}
+	if got, ok := lock.ParseHolder(h.String()); !ok || got != h {
+		t.Fatalf("ParseHolder(%q) = %+v, %v; want %+v", h.String(), got, ok, h)
+	}
+	if o := lock.NewHolder("resque-vm-7"); o.Namespace != "" {
+		t.Errorf("a host that is not $POD_NAME got namespace %q", o.Namespace)
+	}
+	t.Setenv("POD_NAMESPACE", "")
+	if o := lock.NewHolder(""); o.Namespace != "" || strings.Count(o.String(), ":") != 4 {
+		t.Errorf("without POD_NAMESPACE: %+v (%s), want no namespace", o, o)
+	}
+	old, ok := lock.ParseHolder("osctl:v1:web-0:7:abc")
+	if !ok || old.Namespace != "" || old.Host != "web-0" {
+		t.Errorf("a value of before the namespace: %+v, %v", old, ok)
+	}
+}
+
 func TestHolderValueRoundTrip(t *testing.T) {
 	for _, host := range []string{"web-7d9f-abcde", "host:with:colons", ""} {
 		h := lock.NewHolder(host)
@@ -52,7 +82,8 @@ func TestHolderValueRoundTrip(t *testing.T) {
 			t.Fatalf("two holders share the random part %q", h.Random)
 		}
 	}
-	for _, v := range []string{"", "6f1c1a2e-0000-4000-8000-000000000000", "osctl:v1:host:notapid:abc", "osctl:v1:host:1", "osctl:v1::1:abc"} {
+	for _, v := range []string{"", "6f1c1a2e-0000-4000-8000-000000000000", "osctl:v1:host:notapid:abc", "osctl:v1:host:1", "osctl:v1::1:abc",
+		"osctl:v1:web-0:1:abc:Not_A_Namespace", "osctl:v1:web-0:1:abc:", "osctl:v1:web-0:1:abc:ns:more"} {
 		if _, ok := lock.ParseHolder(v); ok {
 			t.Errorf("ParseHolder(%q) accepted a foreign value", v)
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"time"
 )
 
@@ -26,6 +27,8 @@ type config struct {
 	anyTTL     bool
 	holder     *Holder
 	host       string
+	namespace  string
+	nsSet      bool
 	tries      int
 	retryDelay time.Duration
 	fencing    bool
@@ -52,6 +55,11 @@ func WithHolder(h Holder) Option { return func(c *config) { hh := h; c.holder = 
 // WithHost sets the host part of generated holder values (default DefaultHost(), read once by
 // New).
 func WithHost(host string) Option { return func(c *config) { c.host = host } }
+
+// WithNamespace sets the Kubernetes namespace recorded in generated holder values, for a host
+// that is a pod's name (default DefaultNamespace(host): $POD_NAMESPACE when the host is $POD_NAME).
+// "" records none. `osctl locks` judges a holder gone only when its value records a namespace.
+func WithNamespace(ns string) Option { return func(c *config) { c.namespace, c.nsSet = ns, true } }
 
 // WithTries sets how many acquisition attempts Acquire makes before ErrNotAcquired (default 32).
 func WithTries(n int) Option { return func(c *config) { c.tries = n } }
@@ -104,6 +112,12 @@ func buildConfig(nMasters int, opts []Option) (config, error) {
 	if c.host == "" {
 		c.host = DefaultHost()
 	}
+	if c.nsSet && c.namespace != "" && !IsNamespaceName(c.namespace) {
+		return c, fmt.Errorf("lock: namespace %q is not a Kubernetes namespace name", c.namespace)
+	}
+	if !c.nsSet {
+		c.namespace = DefaultNamespace(strings.ReplaceAll(c.host, ":", "_"))
+	}
 	return c, nil
 }
 
@@ -112,7 +126,9 @@ func (c *config) holderFor() Holder {
 	if c.holder != nil {
 		return *c.holder
 	}
-	return NewHolder(c.host)
+	h := NewHolder(c.host)
+	h.Namespace = c.namespace
+	return h
 }
 
 // delay returns one jittered retry delay.

@@ -68,6 +68,27 @@ class OsctlLockTest < Minitest::Test
     %w[POD_NAME HOSTNAME].each { |k| old.key?(k) ? ENV[k] = old[k] : ENV.delete(k) }
   end
 
+  def test_holder_value_records_the_pod_namespace
+    old = ENV.to_h.slice('POD_NAME', 'POD_NAMESPACE', 'HOSTNAME')
+    ENV['POD_NAME'] = 'openstudio-web-abc'
+    ENV['POD_NAMESPACE'] = 'openstudio'
+    lock = OsctlLock.new(urls: @urls, ttl: 5)
+    assert_equal 'openstudio', lock.namespace
+    assert_match(/\Aosctl:v1:openstudio-web-abc:#{Process.pid}:[a-z2-7]{16}:openstudio\z/, lock.synchronize(@key, &:value))
+    assert_nil OsctlLock.new(urls: @urls, ttl: 5, pod: 'resque-vm-7').namespace, 'a pod part other than POD_NAME names no pod'
+    assert_match(/\Aosctl:v1:web-1:\d+:[a-z2-7]{16}\z/, @lock.synchronize(@key, &:value), 'no namespace, no namespace part')
+    assert_equal 'other', OsctlLock.new(urls: @urls, ttl: 5, pod: 'web-2', namespace: 'other').namespace
+    assert_raises(ArgumentError) { OsctlLock.new(urls: @urls, namespace: 'Not_A_Namespace') }
+    ENV['POD_NAMESPACE'] = 'Bad_Namespace'
+    assert_nil OsctlLock.new(urls: @urls).namespace, 'an invalid POD_NAMESPACE is not recorded'
+    ENV.delete('POD_NAME')
+    ENV['POD_NAMESPACE'] = 'openstudio'
+    ENV['HOSTNAME'] = 'host-from-env'
+    assert_nil OsctlLock.new(urls: @urls).namespace, 'HOSTNAME alone names no pod'
+  ensure
+    %w[POD_NAME POD_NAMESPACE HOSTNAME].each { |k| old.key?(k) ? ENV[k] = old[k] : ENV.delete(k) }
+  end
+
   def test_released_when_the_block_raises
     err = assert_raises(RuntimeError) { @lock.synchronize(@key) { raise 'boom' } }
     assert_equal 'boom', err.message

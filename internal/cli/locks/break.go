@@ -39,9 +39,13 @@ func NewCmdBreak(f *cmdutil.Factory, runF func(context.Context, *BreakOptions) e
 		Long: `Break the given lock keys, or with --stale every stale lock inspect finds. For each key it re-reads
 every master, then deletes on each master with a Lua script that checks on the server, atomically,
 that the value is still the one observed and that the stale condition still holds (a lock renewed
-since has a TTL again and is not deleted). A lock that is not stale is refused, with the reason,
-unless --force; a key that is not a lock (a hash, an osctl: key) is always refused. A KEY that
-inspect prints quoted (it holds odd bytes) may be given as printed, quotes included.
+since has a TTL again and is not deleted; one whose TTL is above the one read minus the time
+since was renewed, and is not deleted either). A lock that is not stale is refused, with the
+reason, unless --force; a key that is not a lock (a hash, an osctl: key) is always refused. A
+string with no TTL is a lock only when its value has a lock library's shape (osctl, redlock-rb,
+redsync, or a worker id host:pid under a redlock:/analysis: lock key); any other (a session, a cache entry) is never selected by --stale and is broken only
+when named with --force. A KEY that inspect prints quoted (it holds odd bytes) may be given as
+printed, quotes included.
 
 Every break is printed and appended to the stream osctl:audit on every reachable master (who,
 when, key, value, masters, reason, result per master); --no-audit disables that. It asks before
@@ -61,7 +65,7 @@ deleting when run on a terminal; pass --yes in scripts. Exit 1 when a break was 
 	fl := cmd.Flags()
 	fl.BoolVar(&opts.Stale, "stale", false, "break every stale lock (of --pattern, default redlock:* and analysis:*:init_lock); with KEYs, only those that are stale")
 	fl.StringArrayVar(&opts.Patterns, "pattern", nil, "key glob to scan with --stale (repeatable)")
-	fl.BoolVar(&opts.Force, "force", false, "break the named KEYs even when they are not stale (never a key that is not a lock)")
+	fl.BoolVar(&opts.Force, "force", false, "break the named KEYs even when they are not stale, and a string with no TTL whatever its value (never a hash, list or osctl: key)")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "re-read and decide, delete nothing")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
 	fl.BoolVar(&opts.NoAudit, "no-audit", false, "do not append the breaks to the stream osctl:audit")
@@ -103,6 +107,9 @@ func breakRun(ctx context.Context, opts *BreakOptions) error {
 		return err
 	}
 	warnDown(f, plan.Summary, "breaking on the other masters only")
+	for _, w := range plan.Summary.Warnings {
+		warn(f, "%s", w)
+	}
 	for _, k := range plan.Missing {
 		fmt.Fprintf(f.IO.ErrOut, "%s: on no master: nothing to break\n", escape(k))
 	}

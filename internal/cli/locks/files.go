@@ -23,6 +23,8 @@ type FilesOptions struct {
 	Delete bool
 	DryRun bool
 	Yes    bool
+	// ExtractorsStopped is the operator's word that no extractor can open the lock files.
+	ExtractorsStopped bool
 }
 
 // FilesReport is the -o json|yaml result of `osctl locks files`.
@@ -46,12 +48,20 @@ One flocked right now is listed as held (an extraction in progress) and never re
 
 --delete removes the stale ones (asking first on a terminal; --yes for scripts), each only after
 checking, with the file open and flocked, that it is the file that was listed (same inode, size
-and modification time), that no receipt appeared and that nobody holds its flock. Exit 1 when
-stale files are found and not removed.`,
+and modification time), that no receipt appeared, that nobody holds its flock and that no other
+process on this machine has it open. Exit 1 when stale files are found and not removed.
+
+Removing a flock lock file is not safe while an extractor may run: OpenStudio's extractor opens
+analysis_zip.lock, then flocks it, and never checks afterwards that the path still names the file
+it locked. One caught between the two when the file goes would lock the removed file while the
+next extractor creates a new one: two extractions at once. No check can see that from another NFS
+client, so --delete removes nothing unless --extractors-stopped says that every extractor (the
+analysis_wrappers Resque worker of every web pod) is stopped; --delete --dry-run runs every check
+without it.`,
 		Example: `  osctl locks files --root /mnt/openstudio/server/analyses
   osctl locks files --root /mnt/openstudio --min-age 1h -o json
   osctl locks files --root /mnt/openstudio --delete --dry-run
-  osctl locks files --root /mnt/openstudio --delete --yes`,
+  osctl locks files --root /mnt/openstudio --delete --extractors-stopped --yes`,
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(opts, func(cmd *cobra.Command, args []string) error {
 			return opts.validate()
@@ -64,6 +74,7 @@ stale files are found and not removed.`,
 	fl.BoolVar(&opts.Delete, "delete", false, "remove the stale lock files")
 	fl.BoolVar(&opts.DryRun, "dry-run", false, "with --delete: run every check, remove nothing")
 	fl.BoolVarP(&opts.Yes, "yes", "y", false, "do not ask for confirmation (for scripts)")
+	fl.BoolVar(&opts.ExtractorsStopped, "extractors-stopped", false, "with --delete: every process that extracts analyses, on every NFS client, is stopped (without it --delete removes nothing)")
 	output.AddFlag(cmd, &opts.Format)
 	return cmd
 }
@@ -78,6 +89,13 @@ func (o *FilesOptions) validate() error {
 	}
 	if o.DryRun && !o.Delete {
 		return cmdutil.Usage("--dry-run goes with --delete")
+	}
+	if o.ExtractorsStopped && !o.Delete {
+		return cmdutil.Usage("--extractors-stopped goes with --delete")
+	}
+	if o.Delete && !o.DryRun && !o.ExtractorsStopped {
+		return cmdutil.Usage("--delete needs --extractors-stopped: " + files.UnsafeRemoval +
+			". Stop every extractor (the analysis_wrappers Resque worker of every web pod), then pass --extractors-stopped; --delete --dry-run checks without it (nothing was removed)")
 	}
 	return nil
 }
@@ -117,7 +135,7 @@ func filesRun(ctx context.Context, opts *FilesOptions) error {
 		}
 		for _, lf := range rep.Files {
 			if lf.Status == files.StatusStale {
-				rep.Removals = append(rep.Removals, files.Remove(ctx, lf, opts.DryRun))
+				rep.Removals = append(rep.Removals, files.Remove(ctx, lf, files.RemoveOptions{DryRun: opts.DryRun, ExtractorsStopped: opts.ExtractorsStopped}))
 			}
 		}
 	}

@@ -46,12 +46,16 @@ analysis:*:init_lock) and show, per key, the value and TTL on each master, wheth
 a majority of all masters (quorum), the analysis id and step, the value's flavour (redlock-rb,
 redsync, osctl, unknown) and a verdict:
 
-  stale     no TTL on some master (no lock library writes that); or held on fewer masters than a
-            quorum on two reads a retry window apart; or an osctl holder whose pod no longer
-            exists (only with --kubeconfig/-n)
+  stale     no TTL on some master and a lock library's value (no lock library writes that); or
+            held on fewer masters than a quorum on two reads a retry window apart; or an osctl
+            holder value that records its pod's namespace, whose pod the API server says is
+            gone from that namespace (only with a kubeconfig). A holder that is a host name, a
+            value without a namespace, or a namespace osctl cannot read is never judged gone:
+            its lock waits for its TTL
   long-ttl  TTL above 30s (e.g. upstream's 120 s init_lock): reported, not stale
   live      otherwise
-  not-a-lock  a matching key that is not a string (hash, list...) or that osctl owns
+  not-a-lock  a matching key that is not a string (hash, list...), that osctl owns, or a string
+            with no TTL whose value no lock library writes (a session)
 
 The TTL column lists the TTL on each master in --redis order: "-" absent, "none" no TTL,
 "down" unreachable. A Redis Cluster (--redis-cluster) is one master: every primary shard is

@@ -27,7 +27,7 @@ func NewCmdLocks(f *cmdutil.Factory) *cobra.Command {
 		Short: "See who holds which Redis lock on every master, break stale ones safely, find stale lock files",
 		Long: `Redis locks of OpenStudio Server (redlock:<analysis_id>:<step>, analysis:<id>:init_lock) may be
 written by redlock-rb (a UUID value), redsync (base64 of 16 bytes), osctl's pkg/lock
-(osctl:v1:<host>:<pid>:<random>) or a plain SET NX PX. 'inspect' shows them on every master with a
+(osctl:v1:<host>:<pid>:<random>[:<namespace>]) or a plain SET NX PX. 'inspect' shows them on every master with a
 verdict; 'break' removes stale ones with a server-side compare-and-delete that re-checks the stale
 condition, and records every break in the stream osctl:audit; 'files' finds lock files on the
 shared volume whose work never finished; 'serve-metrics' exports the same view to Prometheus.`,

@@ -61,7 +61,7 @@ func TestLocksOnACluster(t *testing.T) {
 	shards := map[string]bool{}
 	for i := 0; len(stale) < 9 || len(shards) < 3; i++ {
 		k := lock.Key(fmt.Sprintf("%08x-8f2a-4e6b", i*2654435761), "analysis_zip")
-		if err := cc.Set(ctx, k, "resque-web-1:41", 0).Err(); err != nil {
+		if err := cc.Set(ctx, k, "osctl:v1:resque-web-1:41:abc", 0).Err(); err != nil {
 			t.Fatal(err)
 		}
 		stale = append(stale, k)
@@ -177,7 +177,7 @@ func TestLocksWithTLSAndACLUsers(t *testing.T) {
 	servers := []*testenv.Redis{rd.Redis}
 	testenv.AddACLUser(t, servers, "osctl", "osctl-Pw-1", testenv.ACLOsctl)
 	testenv.AddACLUser(t, servers, "noeval", "noeval-Pw-1", testenv.WithoutCommands(testenv.ACLOsctl, "eval", "evalsha"))
-	if err := rd.Client().Set(ctx, "redlock:tls:analysis_zip", "resque-web-1:41", 0).Err(); err != nil {
+	if err := rd.Client().Set(ctx, "redlock:tls:analysis_zip", "osctl:v1:resque-web-1:41:abc", 0).Err(); err != nil {
 		t.Fatal(err)
 	}
 	url := rd.TLSURL

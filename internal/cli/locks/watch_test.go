@@ -24,7 +24,7 @@ func TestWatchRefreshesUntilCancelled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	must(r.Client().Set(context.Background(), "redlock:w:x", "v", 0).Err())
+	must(r.Client().Set(context.Background(), "redlock:w:x", "osctl:v1:web-0:7:abc", 0).Err())
 	streams, _, out, errOut := cmdutil.Test()
 	f := &cmdutil.Factory{IO: streams, Secrets: &redact.Secrets{}, Now: time.Now}
 	f.Redis.URLs = []string{r.URL()}

@@ -3,7 +3,10 @@ package files
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -85,7 +88,7 @@ func TestFindAndRemove(t *testing.T) {
 	}
 	flock(t, lock("e"))
 	// Dry run removes nothing.
-	if r := Remove(ctx, byPath[lock("a")], true); r.Result != ResultWouldRemove {
+	if r := Remove(ctx, byPath[lock("a")], RemoveOptions{DryRun: true}); r.Result != ResultWouldRemove {
 		t.Fatalf("dry run: %+v", r)
 	}
 	if _, err := os.Stat(lock("a")); err != nil {
@@ -93,7 +96,7 @@ func TestFindAndRemove(t *testing.T) {
 	}
 	want := map[string]string{"a": ResultRemoved, "c": ResultNotStale, "d": ResultChanged, "e": ResultFlocked}
 	for n, res := range want {
-		r := Remove(ctx, byPath[lock(n)], false)
+		r := Remove(ctx, byPath[lock(n)], stopped)
 		if r.Result != res {
 			t.Errorf("%s: %+v, want %s", n, r, res)
 		}
@@ -102,7 +105,7 @@ func TestFindAndRemove(t *testing.T) {
 			t.Errorf("%s: exists=%v after %s", n, exists, r.Result)
 		}
 	}
-	if r := Remove(ctx, byPath[lock("a")], false); r.Result != ResultGone {
+	if r := Remove(ctx, byPath[lock("a")], stopped); r.Result != ResultGone {
 		t.Errorf("removing twice: %+v", r)
 	}
 }
@@ -127,14 +130,14 @@ func TestRemoveReplacedOrReceiptAppeared(t *testing.T) {
 			if err := os.Chtimes(f.Path, mt, mt); err != nil {
 				t.Fatal(err)
 			}
-			if r := Remove(ctx, f, false); r.Result != ResultChanged {
+			if r := Remove(ctx, f, stopped); r.Result != ResultChanged {
 				t.Errorf("replaced: %+v", r)
 			}
 		case "s":
 			if err := os.WriteFile(f.Receipt, nil, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if r := Remove(ctx, f, false); r.Result != ResultReceiptAppeared {
+			if r := Remove(ctx, f, stopped); r.Result != ResultReceiptAppeared {
 				t.Errorf("receipt appeared: %+v", r)
 			}
 		}
@@ -164,5 +167,52 @@ func TestMinAgeAndNames(t *testing.T) {
 	}
 	if _, err := Find(context.Background(), Options{Root: root, Names: []string{"["}}, func(File) error { return nil }); err == nil {
 		t.Error("bad glob: no error")
+	}
+}
+
+// stopped is what the caller of Remove says when every extractor is stopped.
+var stopped = RemoveOptions{ExtractorsStopped: true}
+
+// TestRemoveRefusesWhileExtractorsMayRun: without the word that the extractors are stopped,
+// nothing is removed (a dry run still checks); and a lock file that another process on this
+// machine has open but has not flocked (an extractor between File.open and flock) is never
+// removed, even then.
+func TestRemoveRefusesWhileExtractorsMayRun(t *testing.T) {
+	ctx := context.Background()
+	root := tree(t, time.Hour, []string{"a"}, nil)
+	path := filepath.Join(root, "analyses", "a", "analysis_zip.lock")
+	f := find(t, Options{Root: root})[0]
+	if r := Remove(ctx, f, RemoveOptions{}); r.Result != ResultRefused || !strings.Contains(r.Detail, "never checks that the path") {
+		t.Fatalf("without ExtractorsStopped: %+v", r)
+	}
+	if r := Remove(ctx, f, RemoveOptions{DryRun: true}); r.Result != ResultWouldRemove {
+		t.Fatalf("dry run: %+v", r)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("removed without ExtractorsStopped: %v", err)
+	}
+
+	fd, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opener := exec.Command("sleep", "600")
+	opener.ExtraFiles = []*os.File{fd}
+	if err := opener.Start(); err != nil {
+		t.Fatal(err)
+	}
+	fd.Close()
+	t.Cleanup(func() { _ = opener.Process.Kill(); _ = opener.Wait() })
+	r := Remove(ctx, f, stopped)
+	if r.Result != ResultOpen || !strings.Contains(r.Detail, strconv.Itoa(opener.Process.Pid)) {
+		t.Fatalf("open in pid %d: %+v", opener.Process.Pid, r)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("removed while open: %v", err)
+	}
+	_ = opener.Process.Kill()
+	_ = opener.Wait()
+	if r := Remove(ctx, f, stopped); r.Result != ResultRemoved {
+		t.Fatalf("once closed: %+v", r)
 	}
 }

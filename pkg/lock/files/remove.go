@@ -3,6 +3,7 @@ package files
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"syscall"
@@ -18,8 +19,35 @@ const (
 	ResultReceiptAppeared = "receipt-appeared" // the work finished after all
 	ResultGone            = "gone"             // already removed
 	ResultNotStale        = "not-stale"        // listed as held, never removed
+	ResultOpen            = "open"             // a process on this machine has it open (it may be about to flock it)
+	ResultRefused         = "refused"          // the extractors were not said to be stopped
 	ResultError           = "error"
 )
+
+// RemoveOptions configure Remove.
+type RemoveOptions struct {
+	// DryRun runs every check and removes nothing.
+	DryRun bool
+	// ExtractorsStopped says that no process anywhere (on any NFS client) can open the lock
+	// files while they are removed: every extractor is stopped. Without it Remove removes nothing
+	// (see ErrUnsafeRemoval); a dry run still runs every check.
+	ExtractorsStopped bool
+	// ProcRoot is where processes are listed, to find local ones that have the file open. The
+	// default is /proc.
+	ProcRoot string
+}
+
+// UnsafeRemoval says why a lock file is not removed while extractors may run. OpenStudio's
+// extractor opens analysis_zip.lock (File.open(path, 'a')), then flocks it, and never checks
+// after the flock that the path still names the file it locked. One that has opened the file but
+// not yet flocked it when the file is unlinked goes on to lock the removed inode, while the next
+// extractor finds no lock file, creates a new one and locks that: two extractions at once. Taking
+// the flock before the unlink does not prevent this (the opener is not waiting on it), and no
+// check on this machine can see a process on another NFS client that holds the file open.
+const UnsafeRemoval = "removing a flock lock file is safe only while no extractor can open it: " +
+	"OpenStudio's extractor opens analysis_zip.lock, then flocks it, and never checks that the path " +
+	"still names the file it locked, so one caught between the two would lock the removed file while " +
+	"the next creates a new one, and both extract at once; nobody can see that from another NFS client"
 
 // Removal is what happened to one listed lock file.
 type Removal struct {
@@ -31,10 +59,14 @@ type Removal struct {
 // Remove deletes the lock file f listed by Find, only if it is still the same file (same
 // device, inode, size, modification and change time), has still no receipt, and nobody holds its
 // flock: the checks run with the file open and flocked by Remove itself, and the path is
-// checked to still name that inode just before it is unlinked. With dryRun it runs every check
-// and removes nothing.
-func Remove(ctx context.Context, f File, dryRun bool) Removal {
+// checked to still name that inode, and no other process on this machine to have it open, just
+// before it is unlinked. It removes nothing unless o.ExtractorsStopped (see UnsafeRemoval); with
+// o.DryRun it runs every check and removes nothing.
+func Remove(ctx context.Context, f File, o RemoveOptions) Removal {
 	r := Removal{Path: f.Path}
+	if o.ProcRoot == "" {
+		o.ProcRoot = "/proc"
+	}
 	if f.Status != StatusStale {
 		r.Result, r.Detail = ResultNotStale, "listed as "+f.Status
 		return r
@@ -77,8 +109,16 @@ func Remove(ctx context.Context, f File, dryRun bool) Removal {
 		r.Result, r.Detail = ResultChanged, "the path now names another file"
 		return r
 	}
-	if dryRun {
+	if pids := localOpeners(o.ProcRoot, f.Dev, f.Inode); len(pids) > 0 {
+		r.Result, r.Detail = ResultOpen, fmt.Sprintf("open in process %v on this machine: it may be about to flock it", pids)
+		return r
+	}
+	if o.DryRun {
 		r.Result = ResultWouldRemove
+		return r
+	}
+	if !o.ExtractorsStopped {
+		r.Result, r.Detail = ResultRefused, UnsafeRemoval
 		return r
 	}
 	if err := os.Remove(f.Path); err != nil {

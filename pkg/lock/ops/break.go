@@ -18,7 +18,8 @@ import (
 // ARGV[1] and the stale condition ARGV[2] still holds:
 //
 //	no-ttl       PTTL is still -1 (a renewed or re-set lock has a TTL)
-//	not-renewed  it has a TTL no longer than ARGV[3] ms (a renewal pushes the TTL back up)
+//	not-renewed  it has a TTL no longer than ARGV[3] ms: the TTL read minus the time since, plus
+//	             RenewTolerance (a renewal pushes the TTL back up)
 //	value        nothing more (--force)
 //
 // It returns 1 when deleted, -2 gone, -3 value changed, -4 condition no longer holds, -5 not a
@@ -183,6 +184,9 @@ func (b *Breaker) Break(ctx context.Context, observed View) (AuditRecord, error)
 	rec.Rule, rec.Reason = v.Rule, v.Reason
 	mode := ""
 	switch {
+	case v.Status == StatusNotALock && b.o.Force && Forceable(v):
+		mode = "no-ttl"
+		rec.Reason = "forced: " + v.Reason
 	case v.Status == StatusNotALock:
 		rec.Outcome = OutcomeRefused
 	case v.Status == StatusStale && v.Rule == RuleNoTTL:
@@ -257,8 +261,8 @@ func (b *Breaker) execute(ctx context.Context, observed, now View, mode string) 
 		case mode == "not-renewed" && h.Value != now.Value:
 			out[i].Result, out[i].Detail = ResultKept, "holds another value"
 			continue
-		case mode == "not-renewed" && (h.TTLMillis < 0 || seen.TTLMillis >= 0 && h.TTLMillis > seen.TTLMillis):
-			// A TTL only goes down; one higher than when inspect saw it was renewed since.
+		case mode == "not-renewed" && (h.TTLMillis < 0 || seen.TTLMillis >= 0 && h.TTLMillis > ttlLimit(seen.TTLMillis, observed.readAt, now.readAt)):
+			// A TTL only goes down, by the time that passed; one higher was renewed since.
 			out[i].Result, out[i].Detail = ResultRenewed, "TTL renewed since it was observed"
 			continue
 		}
@@ -270,12 +274,30 @@ func (b *Breaker) execute(ctx context.Context, observed, now View, mode string) 
 		go func() {
 			defer wg.Done()
 			m := b.r.masters[i]
-			n, err := breakScript.Run(ctx, m.Client, []string{now.Key}, h.Value, mode, strconv.FormatInt(h.TTLMillis, 10)).Int()
+			limit := ttlLimit(h.TTLMillis, now.readAt, b.o.Now())
+			n, err := breakScript.Run(ctx, m.Client, []string{now.Key}, h.Value, mode, strconv.FormatInt(limit, 10)).Int()
 			out[i].Result, out[i].Detail = scriptResult(n, err, m, b.r.explain)
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// RenewTolerance is what the break's re-check allows a TTL above the one read minus the time
+// since (PTTL's rounding to the millisecond, the server's clock): a TTL higher than that was
+// renewed, and the lock is not broken.
+const RenewTolerance = 25 * time.Millisecond
+
+// ttlLimit is the highest TTL (ms) a key read with ttl ms at readAt may have at now if nothing
+// renewed it: ttl minus the time since, plus RenewTolerance. The time since is taken from when
+// the read returned to now (before the next command is sent): never more than the server saw
+// pass, so a lock that was not renewed is never taken for renewed. Without a read time the
+// limit is the TTL read itself.
+func ttlLimit(ttl int64, readAt, now time.Time) int64 {
+	if readAt.IsZero() || now.Before(readAt) {
+		return ttl
+	}
+	return ttl - now.Sub(readAt).Milliseconds() + RenewTolerance.Milliseconds()
 }
 
 // Check makes sure every reachable master lets this user run the break script on key (EVAL

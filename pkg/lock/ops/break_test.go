@@ -13,6 +13,13 @@ import (
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
+// Lock values of the shape of osctl's own (a string with no TTL is a lock only with such a value).
+const (
+	lockV  = "osctl:v1:web-0:1:vvvvvvvvvvvvvvvv"
+	lockV1 = "osctl:v1:web-0:1:1111111111111111"
+	lockV2 = "osctl:v1:web-1:2:2222222222222222"
+)
+
 // observe returns Inspect's view of one key.
 func observe(t *testing.T, ms []redisconn.Master, key string, window time.Duration) (View, bool) {
 	t.Helper()
@@ -25,9 +32,9 @@ func TestBreakNoTTLAndAudit(t *testing.T) {
 	ctx := context.Background()
 	_, ms := startMasters(t, 3)
 	for _, m := range ms[:2] {
-		must(t, m.Client.Set(ctx, "redlock:n:x", "V", 0).Err())
+		must(t, m.Client.Set(ctx, "redlock:n:x", lockV, 0).Err())
 	}
-	must(t, ms[2].Client.Set(ctx, "redlock:n:x", "V", 9*time.Second).Err())
+	must(t, ms[2].Client.Set(ctx, "redlock:n:x", lockV, 9*time.Second).Err())
 	v, _ := observe(t, ms, "redlock:n:x", time.Second)
 	if v.Verdict.Rule != RuleNoTTL {
 		t.Fatalf("verdict %+v", v.Verdict)
@@ -62,7 +69,7 @@ func TestBreakNoTTLAndAudit(t *testing.T) {
 			t.Fatalf("audit on master %d: %v %v", i, entries, err)
 		}
 		e := entries[0]
-		if e["who"] != "sre@host" || e["key"] != "redlock:n:x" || e["value"] != "V" || e["rule"] != "no-ttl" || !strings.Contains(e["results"].(string), "deleted") {
+		if e["who"] != "sre@host" || e["key"] != "redlock:n:x" || e["value"] != lockV || e["rule"] != "no-ttl" || !strings.Contains(e["results"].(string), "deleted") {
 			t.Errorf("audit entry %v", e)
 		}
 		if rec.Audit[i].Result != ResultAppended {
@@ -78,7 +85,7 @@ func TestBreakRefusesRenewedChangedAndLive(t *testing.T) {
 	b := NewBreaker(ms, BreakOptions{})
 
 	// Observed without TTL, renewed before the break: the server-side check refuses.
-	must(t, c.Set(ctx, "redlock:r:renewed", "V", 0).Err())
+	must(t, c.Set(ctx, "redlock:r:renewed", lockV, 0).Err())
 	v, _ := observe(t, ms, "redlock:r:renewed", time.Second)
 	must(t, c.PExpire(ctx, "redlock:r:renewed", 9*time.Second).Err())
 	rec, _ := b.Break(ctx, v)
@@ -86,23 +93,23 @@ func TestBreakRefusesRenewedChangedAndLive(t *testing.T) {
 		t.Errorf("renewed lock: %+v", rec)
 	}
 	// The script alone (as if the renewal came between re-read and delete) refuses too.
-	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:renewed"}, "V", "no-ttl", "0").Int(); n != -4 {
+	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:renewed"}, lockV, "no-ttl", "0").Int(); n != -4 {
 		t.Errorf("script on a renewed lock returned %d", n)
 	}
 	// Observed, then re-acquired with another value: refused (value changed).
-	must(t, c.Set(ctx, "redlock:r:changed", "V1", 0).Err())
+	must(t, c.Set(ctx, "redlock:r:changed", lockV1, 0).Err())
 	v, _ = observe(t, ms, "redlock:r:changed", time.Second)
-	must(t, c.Set(ctx, "redlock:r:changed", "V2", 0).Err())
+	must(t, c.Set(ctx, "redlock:r:changed", lockV2, 0).Err())
 	rec, _ = b.Break(ctx, v)
 	if rec.Deleted() != 0 || rec.Results[0].Result != ResultChanged {
 		t.Errorf("re-acquired lock: %+v", rec)
 	}
-	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:changed"}, "V1", "value", "0").Int(); n != -3 {
+	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:changed"}, lockV1, "value", "0").Int(); n != -3 {
 		t.Errorf("script on a changed value returned %d", n)
 	}
 	// A minority lock renewed after the re-read: not-renewed refuses it.
-	must(t, c.Set(ctx, "redlock:r:min", "V", 5*time.Second).Err())
-	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:min"}, "V", "not-renewed", "100").Int(); n != -4 {
+	must(t, c.Set(ctx, "redlock:r:min", lockV, 5*time.Second).Err())
+	if n, _ := breakScript.Run(ctx, c, []string{"redlock:r:min"}, lockV, "not-renewed", "100").Int(); n != -4 {
 		t.Errorf("not-renewed on a TTL pushed back returned %d", n)
 	}
 	// Live: refused unless forced; a hash: refused even when forced.
@@ -127,7 +134,7 @@ func TestBreakRefusesRenewedChangedAndLive(t *testing.T) {
 func TestBreakMinorityDebrisOnThreeMasters(t *testing.T) {
 	ctx := context.Background()
 	_, ms := startMasters(t, 3)
-	must(t, ms[1].Client.Set(ctx, "redlock:d:x", "V", 9*time.Second).Err())
+	must(t, ms[1].Client.Set(ctx, "redlock:d:x", lockV, 9*time.Second).Err())
 	v, _ := observe(t, ms, "redlock:d:x", 20*time.Millisecond)
 	if v.Verdict.Rule != RuleMinority || v.Verdict.Status != StatusStale {
 		t.Fatalf("%+v", v.Verdict)

@@ -22,8 +22,8 @@ type Conditions struct {
 	MinorityConfirmed bool
 	// Window is the time between the two reads, for the reason text.
 	Window time.Duration
-	// HolderGone names the pod of an osctl holder value that no longer exists ("" if unknown or
-	// alive).
+	// HolderGone names the pod of an osctl holder value that is known gone from the namespace
+	// its value records, as "<pod> in namespace <ns>" ("" if alive or unknown).
 	HolderGone string
 }
 
@@ -46,6 +46,7 @@ func Classify(v View, c Conditions) Verdict {
 		return Verdict{StatusNotALock, RuleNotString, fmt.Sprintf("a %s, not a string: no lock library writes one, so it is never treated as a lock", v.Type)}
 	}
 	var noTTL []string
+	foreign := false // a value without a TTL that no known lock library writes
 	var maxTTL int64 = -2
 	for _, h := range v.Holdings {
 		if !h.Present || h.Type != "string" {
@@ -57,12 +58,18 @@ func Classify(v View, c Conditions) Verdict {
 				where = h.Node // the shard, or Sentinel's master: the NODE column's server
 			}
 			noTTL = append(noTTL, where)
+			if !lockShaped(v.Key, h.Value) {
+				foreign = true
+			}
 		}
 		if h.Value == v.Value && h.TTLMillis > maxTTL {
 			maxTTL = h.TTLMillis
 		}
 	}
 	if len(noTTL) > 0 {
+		if foreign {
+			return Verdict{StatusNotALock, RuleNoTTLUnknownValue, fmt.Sprintf("a string with no TTL on %s whose value no known lock library writes (osctl, redlock-rb, redsync, a worker id under a lock key): not taken for a lock (a session or cache entry?)", strings.Join(noTTL, ", "))}
+		}
 		return Verdict{StatusStale, RuleNoTTL, fmt.Sprintf("no TTL on %s: redsync, redlock-rb and SET NX PX always set one, so it would never expire", strings.Join(noTTL, ", "))}
 	}
 	if c.HolderGone != "" {
@@ -88,4 +95,24 @@ func Classify(v View, c Conditions) Verdict {
 		reason += fmt.Sprintf("; quorum unknown: %d master(s) unreachable", v.unreachable())
 	}
 	return Verdict{StatusLive, RuleLive, reason}
+}
+
+// lockShaped reports whether value, held under key, has the shape of a lock library's value:
+// osctl's holder, redlock-rb's UUID, redsync's base64, or a plain SET NX PX lease of a worker
+// id (host:pid[:queues], as Resque names workers) under a lock key (redlock:<id>:<step>, or
+// upstream OpenStudio's analysis:<id>:init_lock). A string without a TTL is taken for a lock only
+// then: anything else may be a session or a cache entry.
+func lockShaped(key, value string) bool {
+	if f, _ := FlavourOf(value); f != FlavourUnknown {
+		return true
+	}
+	if id, _ := ParseKey(key); id == "" {
+		return false
+	}
+	parts := strings.SplitN(value, ":", 3)
+	if len(parts) < 2 || !lock.IsPodName(strings.ToLower(parts[0])) {
+		return false
+	}
+	_, err := strconv.ParseUint(parts[1], 10, 31)
+	return err == nil
 }

@@ -2,6 +2,7 @@ package ops
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -19,7 +20,7 @@ func TestInspectWithoutScripting(t *testing.T) {
 	c := ms[0].Client
 	must(t, c.Do(ctx, "ACL", "SETUSER", "reader", "on", ">readerpw", "~*", "+@all", "-@scripting").Err())
 	must(t, c.Set(ctx, "redlock:f:live", "L", 9*time.Second).Err())
-	must(t, c.Set(ctx, "redlock:f:nottl", "N", 0).Err())
+	must(t, c.Set(ctx, "redlock:f:nottl", "6f1c1a2e-0000-4000-8000-000000000000", 0).Err())
 	must(t, c.HSet(ctx, "redlock:f:hash", "a", "b").Err())
 	conns := testenv.Open(t, redisconn.Connect, redisconn.Config{URLs: []string{"redis://reader:readerpw@" + rs[0].Addr}}, redisconn.Close)
 	if err := conns[0].Client.Eval(ctx, "return 1", nil).Err(); err == nil || !strings.Contains(err.Error(), "NOPERM") {
@@ -40,28 +41,51 @@ func TestInspectWithoutScripting(t *testing.T) {
 	}
 }
 
-// pods is a PodChecker over a fixed set of pod names (pure logic; the Kubernetes-backed
-// KubePods is exercised against a real API server by the lead's cluster tests).
+// pods is a PodChecker over fixed namespaces of fixed pods, "ns/name" -> exists (pure logic;
+// KubePods is exercised against a real API server by holder_kube_test.go). A namespace not
+// in it cannot be read.
 type pods map[string]bool
 
-func (p pods) PodExists(_ context.Context, name string) (bool, error) { return p[name], nil }
-func (p pods) Scope() string                                          { return "namespace test" }
+func (p pods) PodGone(_ context.Context, ns, name string) (bool, error) {
+	if _, ok := p[ns+"/"]; !ok {
+		return false, errors.New("namespaces is forbidden")
+	}
+	return !p[ns+"/"+name], nil
+}
+
+func holderIn(host, ns string) string {
+	h := lock.NewHolder(host)
+	h.Namespace = ns
+	return h.String()
+}
 
 func TestHolderPodGone(t *testing.T) {
 	ctx := context.Background()
 	_, ms := startMasters(t, 1)
 	c := ms[0].Client
-	gone := lock.NewHolder("web-gone").String()
-	alive := lock.NewHolder("web-alive").String()
-	must(t, c.Set(ctx, "redlock:p:gone", gone, 9*time.Second).Err())
-	must(t, c.Set(ctx, "redlock:p:alive", alive, 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:gone", holderIn("web-gone", "test"), 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:alive", holderIn("web-alive", "test"), 9*time.Second).Err())
 	must(t, c.Set(ctx, "redlock:p:redsync", "q83vEjRWeJCrze8SNFZ4kA==", 9*time.Second).Err())
-	got, sum := inspectAll(t, ms, Options{Pods: pods{"web-alive": true}})
+	// Unknown, never stale: a value without a namespace (a host, or written before namespaces
+	// were recorded), a namespace that cannot be read, a host that cannot be a pod's name.
+	must(t, c.Set(ctx, "redlock:p:old", "osctl:v1:web-gone:7:abc", 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:elsewhere", holderIn("web-gone", "other"), 9*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:vm", holderIn("Resque_VM_7", "test"), 9*time.Second).Err())
+	checker := pods{"test/": true, "test/web-alive": true}
+	got, sum := inspectAll(t, ms, Options{Pods: checker})
 	if v := got["redlock:p:gone"]; v.Verdict.Rule != RuleHolderGone || !strings.Contains(v.Verdict.Reason, "web-gone in namespace test") {
 		t.Errorf("gone: %+v", v.Verdict)
 	}
 	if got["redlock:p:alive"].Verdict.Status != StatusLive || got["redlock:p:redsync"].Verdict.Status != StatusLive || sum.Stale != 1 {
-		t.Errorf("alive %+v, redsync %+v", got["redlock:p:alive"].Verdict, got["redlock:p:redsync"].Verdict)
+		t.Errorf("alive %+v, redsync %+v, %d stale", got["redlock:p:alive"].Verdict, got["redlock:p:redsync"].Verdict, sum.Stale)
+	}
+	for _, k := range []string{"redlock:p:old", "redlock:p:elsewhere", "redlock:p:vm"} {
+		if v := got[k]; v.Verdict.Status != StatusLive {
+			t.Errorf("%s (%s): %+v, want live (holder unknown)", k, v.Value, v.Verdict)
+		}
+	}
+	if len(sum.Warnings) != 1 || !strings.Contains(sum.Warnings[0], "namespace other") {
+		t.Errorf("warnings %q, want one about namespace other", sum.Warnings)
 	}
 	// Break takes it; had the holder renewed it since, the TTL check would refuse.
 	v := got["redlock:p:gone"]
@@ -70,7 +94,7 @@ func TestHolderPodGone(t *testing.T) {
 	if rec.Deleted() != 0 {
 		t.Fatalf("a renewed holder-gone lock was deleted: %+v", rec)
 	}
-	got, _ = inspectAll(t, ms, Options{Pods: pods{}})
+	got, _ = inspectAll(t, ms, Options{Pods: pods{"test/": true}})
 	rec, _ = NewBreaker(ms, BreakOptions{}).Break(ctx, got["redlock:p:gone"])
 	if rec.Outcome != OutcomeBroken || rec.Rule != RuleHolderGone {
 		t.Fatalf("%+v", rec)

@@ -28,7 +28,8 @@ type Options struct {
 	RetryWindow time.Duration
 	// MaxTTL is passed to Classify. The default is lock.MaxTTL.
 	MaxTTL time.Duration
-	// Pods, when set, checks whether the pod named by an osctl holder still exists.
+	// Pods, when set, checks whether the pod named by an osctl holder value is gone from the
+	// namespace the value records (values without one are never judged gone).
 	Pods PodChecker
 	// Batch is the SCAN COUNT and pipeline size. The default is DefaultBatch.
 	Batch int
@@ -114,11 +115,11 @@ type pending struct {
 type inspection struct {
 	o       Options
 	r       *reader
-	pods    map[string]bool // pod name -> exists
+	pods    map[string]bool // namespace/pod -> known gone
 	sum     Summary
 	pending []pending
 	lastAt  time.Time
-	podWarn bool
+	podWarn map[string]bool // namespaces already warned about
 }
 
 func newInspection(masters []redisconn.Master, o Options) *inspection {
@@ -137,7 +138,7 @@ func newInspection(masters []redisconn.Master, o Options) *inspection {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	return &inspection{o: o, r: newReader(masters, o.Explain, o.Now), pods: map[string]bool{}}
+	return &inspection{o: o, r: newReader(masters, o.Explain, o.Now), pods: map[string]bool{}, podWarn: map[string]bool{}}
 }
 
 func (in *inspection) run(ctx context.Context, emit func(View) error) (Summary, error) {
@@ -411,28 +412,35 @@ func (in *inspection) secondRead(ctx context.Context, emit func(View) error) err
 	})
 }
 
-// holderGone returns "<pod> in <scope>" when v's value is an osctl holder whose pod no longer
-// exists. Lookups are cached for the run; a failed lookup is a warning, never staleness.
+// holderGone returns "<pod> in namespace <ns>" when v's value is an osctl holder that records
+// its namespace, names a pod, and that pod is known gone from that namespace. Every other holder
+// (a host name, a value without a namespace, a namespace that is not there or cannot be read, a
+// failed lookup) is unknown, never gone. Lookups are cached for the run; a failed one is a
+// warning, once per namespace.
 func (in *inspection) holderGone(ctx context.Context, v View) string {
-	if in.o.Pods == nil || v.Holder == nil {
+	if in.o.Pods == nil || v.Holder == nil || v.Holder.Namespace == "" || !lock.IsPodName(v.Holder.Host) {
 		return ""
 	}
-	name := v.Holder.Host
-	exists, ok := in.pods[name]
+	ns, name := v.Holder.Namespace, v.Holder.Host
+	id := ns + "/" + name
+	gone, ok := in.pods[id]
 	if !ok {
 		var err error
-		exists, err = in.o.Pods.PodExists(ctx, name)
+		gone, err = in.o.Pods.PodGone(ctx, ns, name)
 		if err != nil {
-			if !in.podWarn {
-				in.sum.Warnings = append(in.sum.Warnings, "cannot check holder pods ("+redact.Text(err.Error())+"): holder-gone staleness not evaluated")
-				in.podWarn = true
+			if !in.podWarn[ns] && len(in.podWarn) < maxPodWarnings {
+				in.sum.Warnings = append(in.sum.Warnings, "cannot check holder pods in namespace "+ns+" ("+redact.Text(err.Error())+"): their locks wait for their TTL")
+				in.podWarn[ns] = true
 			}
-			exists = true
+			gone = false
 		}
-		in.pods[name] = exists
+		in.pods[id] = gone
 	}
-	if exists {
+	if !gone {
 		return ""
 	}
-	return name + " in " + in.o.Pods.Scope()
+	return name + " in namespace " + ns
 }
+
+// maxPodWarnings bounds the warnings about namespaces whose pods could not be checked.
+const maxPodWarnings = 10

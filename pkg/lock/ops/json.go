@@ -29,6 +29,7 @@ func (v View) AppendJSON(dst []byte) []byte {
 		dst = strconv.AppendInt(dst, int64(v.Holder.PID), 10)
 		dst = append(dst, `,"random":`...)
 		dst = appendString(dst, v.Holder.Random)
+		dst = appendNonEmpty(dst, `,"namespace":`, v.Holder.Namespace)
 		dst = append(dst, '}')
 	}
 	dst = appendNonEmpty(dst, `,"analysisId":`, v.AnalysisID)

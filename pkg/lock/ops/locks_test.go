@@ -23,14 +23,15 @@ func TestInspectFlavoursOnOneAndThreeMasters(t *testing.T) {
 			for _, m := range ms {
 				must(t, m.Client.SetNX(ctx, "analysis:a3:init_lock", "worker-7", 120*time.Second).Err())
 				must(t, m.Client.SetNX(ctx, "redlock:a4:zip", holder, 9*time.Second).Err())
-				must(t, m.Client.Set(ctx, "redlock:a5:zip", "forgotten", 0).Err())
+				must(t, m.Client.Set(ctx, "redlock:a5:zip", "6f1c1a2e-0000-4000-8000-00000000000a", 0).Err())
+				must(t, m.Client.Set(ctx, "redlock:a7:session", "forgotten", 0).Err())
 				must(t, m.Client.HSet(ctx, "redlock:a6:meta", "f", "v").Err())
 				must(t, m.Client.Set(ctx, "osctl:fence:x", "7", 0).Err())
 				must(t, m.Client.Set(ctx, "resque:queue", "x", 0).Err())
 			}
 			got, sum := inspectAll(t, ms, Options{})
-			if len(got) != 6 || sum.Keys != 6 {
-				t.Fatalf("want 6 keys (osctl: and resque: keys not scanned by default), got %d: %v", len(got), keys(got))
+			if len(got) != 7 || sum.Keys != 7 {
+				t.Fatalf("want 7 keys (osctl: and resque: keys not scanned by default), got %d: %v", len(got), keys(got))
 			}
 			want := map[string]struct {
 				flavour Flavour
@@ -41,7 +42,8 @@ func TestInspectFlavoursOnOneAndThreeMasters(t *testing.T) {
 				"redlock:a2:upload":     {FlavourRedlockRb, StatusLive, RuleLive},
 				"analysis:a3:init_lock": {FlavourUnknown, StatusLongTTL, RuleLongTTL},
 				"redlock:a4:zip":        {FlavourOsctl, StatusLive, RuleLive},
-				"redlock:a5:zip":        {FlavourUnknown, StatusStale, RuleNoTTL},
+				"redlock:a5:zip":        {FlavourRedlockRb, StatusStale, RuleNoTTL},
+				"redlock:a7:session":    {FlavourUnknown, StatusNotALock, RuleNoTTLUnknownValue},
 				"redlock:a6:meta":       {"", StatusNotALock, RuleNotString},
 			}
 			for k, w := range want {
@@ -85,7 +87,7 @@ func TestInspectOneMasterDown(t *testing.T) {
 	rs, ms := startMasters(t, 3)
 	mu := redsyncLock(t, ms, "redlock:b1:extract", redsync.WithExpiry(8*time.Second))
 	for _, m := range ms {
-		must(t, m.Client.Set(ctx, "redlock:b2:zip", "nottl", 0).Err())
+		must(t, m.Client.Set(ctx, "redlock:b2:zip", "q83vEjRWeJCrze8SNFZ4kA==", 0).Err())
 	}
 	rs[1].Kill()
 	got, sum := inspectAll(t, ms, Options{RetryWindow: 10 * time.Millisecond})

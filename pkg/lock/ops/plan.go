@@ -48,7 +48,7 @@ func PlanBreak(ctx context.Context, masters []redisconn.Master, opts Options, re
 		case v.Verdict.Status == StatusStale:
 			p.Break = append(p.Break, v)
 		case len(opts.Keys) == 0: // every stale lock over patterns: only stale ones are asked for
-		case req.Force && v.Verdict.Status != StatusNotALock && !req.Stale:
+		case req.Force && Forceable(v.Verdict) && !req.Stale:
 			p.Break = append(p.Break, v)
 		default:
 			p.Refused = append(p.Refused, AuditRecord{Who: req.Who, When: now.UTC(), Key: v.Key, Value: v.Value,
@@ -71,12 +71,22 @@ func PlanBreak(ctx context.Context, masters []redisconn.Master, opts Options, re
 // refusal says why v is not broken under req.
 func refusal(v View, req BreakRequest) string {
 	switch {
+	case v.Verdict.Status == StatusNotALock && Forceable(v.Verdict) && req.Stale:
+		return "not a lock: " + v.Verdict.Reason + "; {Stale} never selects it: name it with {Force} if it is a lock"
+	case v.Verdict.Status == StatusNotALock && Forceable(v.Verdict):
+		return "not a lock: " + v.Verdict.Reason + "; name it with {Force} if it is a lock"
 	case v.Verdict.Status == StatusNotALock:
 		return "not a lock: " + v.Verdict.Reason
 	case req.Stale:
 		return "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; {Stale} breaks only stale locks"
 	}
 	return "not stale (" + string(v.Verdict.Status) + "): " + v.Verdict.Reason + "; use {Force} to break it anyway"
+}
+
+// Forceable reports whether a lock with verdict v may be broken with --force: every lock, and a
+// string without a TTL whose value no lock library writes; never a hash, a list or an osctl key.
+func Forceable(v Verdict) bool {
+	return v.Status != StatusNotALock || v.Rule == RuleNoTTLUnknownValue
 }
 
 func dedupe(keys []string) []string {

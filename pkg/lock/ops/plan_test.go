@@ -14,8 +14,8 @@ func TestPlanBreakDecidesEachLock(t *testing.T) {
 	ctx := context.Background()
 	_, ms := startMasters(t, 1)
 	c := ms[0].Client
-	must(t, c.Set(ctx, "redlock:p:stale", "V1", 0).Err())
-	must(t, c.Set(ctx, "redlock:p:live", "V2", 30*time.Second).Err())
+	must(t, c.Set(ctx, "redlock:p:stale", lockV1, 0).Err())
+	must(t, c.Set(ctx, "redlock:p:live", lockV2, 30*time.Second).Err())
 	must(t, c.HSet(ctx, "redlock:p:hash", "f", "v").Err())
 	now := time.Date(2026, 12, 2, 6, 0, 0, 0, time.UTC)
 	named := []string{"redlock:p:stale", "redlock:p:live", "redlock:p:hash", "redlock:p:none", "redlock:p:stale"}

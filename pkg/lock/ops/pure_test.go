@@ -69,6 +69,9 @@ func TestParseKey(t *testing.T) {
 	}
 }
 
+// uuidV is a lock value of redlock-rb's shape.
+const uuidV = "6f1c1a2e-0000-4000-8000-000000000000"
+
 func view(masters int, hs ...Holding) View {
 	v := View{Key: "redlock:x:y", Holdings: hs}
 	for len(v.Holdings) < masters {
@@ -91,7 +94,13 @@ func TestClassify(t *testing.T) {
 		rule Rule
 	}{
 		{"live on 2 of 3", view(3, held("a", 5000), held("a", 5000)), Conditions{}, StatusLive, RuleLive},
-		{"no TTL on one", view(3, held("a", 5000), held("a", NoTTL)), Conditions{}, StatusStale, RuleNoTTL},
+		{"no TTL on one", view(3, held(uuidV, 5000), held(uuidV, NoTTL)), Conditions{}, StatusStale, RuleNoTTL},
+		{"no TTL, upstream's init lease", View{Key: "analysis:a1:init_lock", Holdings: []Holding{held("resque-web-5d8c7b9f4-q2m4x:41", NoTTL)}, Masters: 1, Held: 1, Type: "string", Value: "resque-web-5d8c7b9f4-q2m4x:41"}, Conditions{}, StatusStale, RuleNoTTL},
+		{"no TTL, a worker id under a redlock key", View{Key: "redlock:a1:analysis_zip", Holdings: []Holding{held("resque-web-1:41", NoTTL)}, Masters: 1, Held: 1, Type: "string", Value: "resque-web-1:41"}, Conditions{}, StatusStale, RuleNoTTL},
+		{"no TTL, not a worker id under a redlock key", View{Key: "redlock:a1:analysis_zip", Holdings: []Holding{held("forgotten", NoTTL)}, Masters: 1, Held: 1, Type: "string", Value: "forgotten"}, Conditions{}, StatusNotALock, RuleNoTTLUnknownValue},
+		{"no TTL, a worker id under another key", View{Key: "session:abc", Holdings: []Holding{held("resque-web-5d8c7b9f4-q2m4x:41", NoTTL)}, Masters: 1, Held: 1, Type: "string", Value: "resque-web-5d8c7b9f4-q2m4x:41"}, Conditions{}, StatusNotALock, RuleNoTTLUnknownValue},
+		{"no TTL, no lock's value", view(3, held("a", 5000), held("a", NoTTL)), Conditions{}, StatusNotALock, RuleNoTTLUnknownValue},
+		{"no TTL, a lock's value on one only", view(3, held(uuidV, NoTTL), held("a", NoTTL)), Conditions{}, StatusNotALock, RuleNoTTLUnknownValue},
 		{"long TTL", view(1, held("a", 120000)), Conditions{}, StatusLongTTL, RuleLongTTL},
 		{"long TTL under a custom maximum", view(1, held("a", 120000)), Conditions{MaxTTL: 5 * time.Minute}, StatusLive, RuleLive},
 		{"minority first read", view(3, held("a", 5000)), Conditions{}, StatusLive, RuleMinority},

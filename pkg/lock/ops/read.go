@@ -96,9 +96,9 @@ func (r *reader) fetchExcept(ctx context.Context, keys []string, known int, view
 		}
 		wg.Wait()
 	}
-	at := r.now().UnixMilli()
+	at := r.now()
 	for k := range views {
-		views[k].ReadAtUnixMs = at
+		views[k].ReadAtUnixMs, views[k].readAt = at.UnixMilli(), at
 		views[k].group()
 	}
 	return views

@@ -8,6 +8,7 @@ package ops
 
 import (
 	"strconv"
+	"time"
 	"unicode/utf8"
 
 	"github.com/osctl/osctl/pkg/lock"
@@ -49,12 +50,13 @@ const (
 // Status is the verdict on one key.
 type Status string
 
-// The verdicts. Only StatusStale may be broken without --force.
+// The verdicts. Only StatusStale may be broken without --force; a not-a-lock key never is, save
+// a string with no TTL (RuleNoTTLUnknownValue) named with --force.
 const (
 	StatusLive     Status = "live"
 	StatusStale    Status = "stale"
 	StatusLongTTL  Status = "long-ttl"   // TTL above the allowed maximum: reported, not stale
-	StatusNotALock Status = "not-a-lock" // a hash, list, ... or a key osctl owns
+	StatusNotALock Status = "not-a-lock" // a hash, list, ..., a key osctl owns, or a string with no TTL and no lock's value
 )
 
 // Rule names the condition that decided a verdict; it is stable (scripts may match on it).
@@ -62,13 +64,16 @@ type Rule string
 
 // The rules, in the order they are tried.
 const (
-	RuleInternal   Rule = "osctl-internal" // a key under osctl: (fencing counter, audit stream)
-	RuleNotString  Rule = "not-a-string"   // a hash, list, set, zset or stream
-	RuleNoTTL      Rule = "no-ttl"         // PTTL -1 on a master: no lock library writes that
-	RuleHolderGone Rule = "holder-gone"    // the osctl holder's pod no longer exists
-	RuleMinority   Rule = "minority"       // held on fewer masters than a quorum, twice, a retry window apart
-	RuleLongTTL    Rule = "long-ttl"       // TTL above the maximum
-	RuleLive       Rule = "live"
+	RuleInternal  Rule = "osctl-internal" // a key under osctl: (fencing counter, audit stream)
+	RuleNotString Rule = "not-a-string"   // a hash, list, set, zset or stream
+	RuleNoTTL     Rule = "no-ttl"         // PTTL -1 on a master: no lock library writes that
+	// RuleNoTTLUnknownValue: PTTL -1 and a value of no known lock library: not taken for a lock
+	// (a session, a cache entry); broken only when named with --force.
+	RuleNoTTLUnknownValue Rule = "no-ttl-unknown-value"
+	RuleHolderGone        Rule = "holder-gone" // the osctl holder's pod is gone from the namespace its value records
+	RuleMinority          Rule = "minority"    // held on fewer masters than a quorum, twice, a retry window apart
+	RuleLongTTL           Rule = "long-ttl"    // TTL above the maximum
+	RuleLive              Rule = "live"
 )
 
 // Verdict is the classification of one key with a reason a person can act on.
@@ -99,6 +104,9 @@ type View struct {
 	Verdict     Verdict      `json:"verdict"`
 	// ReadAtUnixMs is when the masters were read (the last read for a key read twice).
 	ReadAtUnixMs int64 `json:"readAtUnixMs"`
+	// readAt is when the read returned, on the reader's clock (monotonic with time.Now): the
+	// break's re-check subtracts the time since from the TTL read.
+	readAt time.Time
 }
 
 // QuorumOf returns the majority of n masters, n/2+1, as Redlock defines it.
