@@ -49,7 +49,7 @@ func readValues(ctx context.Context, c redis.UniversalClient, keys []string) []H
 		if !ok {
 			continue
 		}
-		out = append(out, Held{Key: k, Value: v, Host: h.Host, PID: h.PID, TTL: ttls[i].Val()})
+		out = append(out, Held{Key: k, Value: v, Host: h.Host, Namespace: h.Namespace, PID: h.PID, TTL: ttls[i].Val()})
 	}
 	return out
 }
