@@ -13,6 +13,7 @@ import (
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // checkHolder refuses a holder kind on a sandbox whose locks osctl cannot read: one without
@@ -46,7 +47,7 @@ func (s *Nemesis) InjectHolder(ctx context.Context, f nemesis.Fault) (string, ne
 	ttl := time.Duration(p.LockTTLMs) * time.Millisecond
 	begin := time.Now()
 	for {
-		held := nemesis.ReadHeld(ctx, clients)
+		held := holders.Read(ctx, clients)
 		now := time.Now()
 		seen.Note(held, now)
 		working := workingPids(ctx, clients[0])

@@ -18,6 +18,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/leftover"
 	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // Flags are --nemesis and its companions: faults injected into the target during the load.
@@ -88,7 +89,7 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 			return err
 		}
 		pn := k8s.NewPodNemesis(kc.Clientset, n.Namespace, n.WebSelector, n.RedisSelector, n.Seed)
-		if pn.Holders, err = holders(n.Redis); err != nil {
+		if pn.Holders, err = holdersOn(n.Redis); err != nil {
 			return err
 		}
 		inj = pn
@@ -114,8 +115,8 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 	return nil
 }
 
-// holders reads the locks on the masters of --nemesis-redis (nil without any).
-func holders(urls []string) (func(ctx context.Context) ([]nemesis.Held, error), error) {
+// holdersOn reads the locks on the masters of --nemesis-redis (nil without any).
+func holdersOn(urls []string) (func(ctx context.Context) ([]nemesis.Held, error), error) {
 	if len(urls) == 0 {
 		return nil, nil
 	}
@@ -127,5 +128,5 @@ func holders(urls []string) (func(ctx context.Context) ([]nemesis.Held, error), 
 		}
 		clients[i] = redis.NewClient(o)
 	}
-	return func(ctx context.Context) ([]nemesis.Held, error) { return nemesis.ReadHeld(ctx, clients), nil }, nil
+	return func(ctx context.Context) ([]nemesis.Held, error) { return holders.Read(ctx, clients), nil }, nil
 }

@@ -1,4 +1,6 @@
-package nemesis
+// Package holders reads who holds the osctl locks on Redis masters, for the holder faults
+// (pause-holder, kill-holder) of pkg/stress/nemesis.
+package holders
 
 import (
 	"context"
@@ -6,12 +8,13 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
-// ReadHeld reads every osctl lock on the masters: its value's holder and its TTL left. A master
+// Read reads every osctl lock on the masters: its value's holder and its TTL left. A master
 // that does not answer is passed over (a paused or restarting Redis holds no one to hit).
-func ReadHeld(ctx context.Context, clients []redis.UniversalClient) []Held {
-	var out []Held
+func Read(ctx context.Context, clients []redis.UniversalClient) []nemesis.Held {
+	var out []nemesis.Held
 	for _, c := range clients {
 		var cursor uint64
 		for ctx.Err() == nil {
@@ -28,7 +31,7 @@ func ReadHeld(ctx context.Context, clients []redis.UniversalClient) []Held {
 	return out
 }
 
-func readValues(ctx context.Context, c redis.UniversalClient, keys []string) []Held {
+func readValues(ctx context.Context, c redis.UniversalClient, keys []string) []nemesis.Held {
 	if len(keys) == 0 {
 		return nil
 	}
@@ -39,7 +42,7 @@ func readValues(ctx context.Context, c redis.UniversalClient, keys []string) []H
 		gets[i], ttls[i] = pipe.Get(ctx, k), pipe.PTTL(ctx, k)
 	}
 	_, _ = pipe.Exec(ctx)
-	var out []Held
+	var out []nemesis.Held
 	for i, k := range keys {
 		v, err := gets[i].Result()
 		if err != nil {
@@ -49,7 +52,7 @@ func readValues(ctx context.Context, c redis.UniversalClient, keys []string) []H
 		if !ok {
 			continue
 		}
-		out = append(out, Held{Key: k, Value: v, Host: h.Host, Namespace: h.Namespace, PID: h.PID, TTL: ttls[i].Val()})
+		out = append(out, nemesis.Held{Key: k, Value: v, Host: h.Host, Namespace: h.Namespace, PID: h.PID, TTL: ttls[i].Val()})
 	}
 	return out
 }
