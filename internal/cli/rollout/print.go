@@ -18,12 +18,12 @@ func printPlanSummary(w io.Writer, v *rollout.PlanView) {
 	fmt.Fprintf(w, "HPA %s/%s -> Deployment %s (%s): range %s, %d replicas now\n", v.Namespace, v.HPA, v.Deployment, strings.Join(v.Images, ", "), rng(v.Current), v.Replicas)
 	fmt.Fprintf(w, "plan: steps %s, final range %s, hold %s, gates [%s] every %s; %s\n", joinSteps(v.Plan.Steps), v.Plan.FinalRange(),
 		v.Plan.Hold.Duration, strings.Join(v.Gates, ", "), v.Plan.GateInterval.Duration, v.Rollback)
-	if pg := v.Plan.Gates.Prom; len(pg.Queries) > 0 {
+	if pg := v.Prom; pg != nil {
 		noData := "fails"
-		if pg.NoData == rollout.NoDataPass {
+		if pg.NoDataPasses {
 			noData = "passes (--gate-prom-no-data pass)"
 		}
-		fmt.Fprintf(w, "PromQL gates on %s (each passes on at least one sample, none 0 or NaN; no data %s):\n", pg.URL, noData)
+		fmt.Fprintf(w, "PromQL gates on %s (each passes on at least one sample, none 0 or NaN; no data %s):\n", pg.Server, noData)
 		for i, q := range pg.Queries {
 			fmt.Fprintf(w, "  %s: %s\n", rollout.PromGateName(i), q)
 		}
