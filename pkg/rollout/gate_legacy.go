@@ -42,7 +42,7 @@ func (l *legacyGates) check(given GateConfig, accept bool) error {
 	blank := func(name string, isMasked bool, s, g *string) {
 		if isMasked && *g != "" {
 			masked = append(masked, name)
-			*s, *g = "", ""
+			*s, *g = "(masked)", "(masked)" // equal, and still there: the settings that go with it count
 		}
 	}
 	blank("http", l.HTTPMasked, &stored.HTTP, &given.HTTP)
