@@ -2,9 +2,9 @@ package rollout
 
 import (
 	"crypto/tls"
-	"io"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
