@@ -93,6 +93,9 @@ func resumeRun(ctx context.Context, o *ResumeOptions) error {
 	if err != nil {
 		return err
 	}
+	// The gates given are the rollout's: the journal records them as today's osctl does (a
+	// journal of an older osctl loses the settings it stored).
+	j.Plan.GateRecord = o.Given.Record()
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s, started by %s; gates [%s] as given\n", j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), j.Holder, strings.Join(o.Given.Names(), ", "))
 	if err := cmdutil.Confirm(f.IO, o.Yes, fmt.Sprintf("Resume the rollout of HPA %s/%s?", r.Namespace, r.HPA)); err != nil {
 		return err
