@@ -127,7 +127,7 @@ func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
 		if l.Live {
 			state = "live"
 		}
-		fmt.Fprintf(w, "lease: %s, held by %s until %s (%s)\n", l.Name, l.Holder, l.Expires.UTC().Format(time.RFC3339), state)
+		fmt.Fprintf(w, "lease: %s, held by %s until %s by its holder's clock (%s)\n", l.Name, l.Holder, l.Expires.UTC().Format(time.RFC3339), state)
 	} else {
 		fmt.Fprintln(w, "lease: free")
 	}
@@ -151,7 +151,7 @@ func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
 	switch j.Phase {
 	case rollout.PhaseRunning, rollout.PhaseRollingBack:
 		if v.Lease == nil || !v.Lease.Live {
-			fmt.Fprintln(w, "the holder is gone (Lease expired): osctl rollout resume continues it, osctl rollout undo restores the original range")
+			fmt.Fprintln(w, "the holder looks gone (Lease expired by its clock): osctl rollout resume with the run's gate flags continues it, osctl rollout undo restores the original range (each once the Lease stays unchanged for its duration here)")
 		}
 	case rollout.PhaseRollbackFailed, rollout.PhaseStopped:
 		fmt.Fprintln(w, "unfinished: osctl rollout undo restores the original range")
