@@ -96,8 +96,8 @@ func (r *Runner) AwaitLease(ctx context.Context, t *Target, notify func(string))
 }
 
 // awaitLease watches the Lease from obs until it has stayed unchanged for obs.Duration since
-// obs.ObservedAt, and returns it as last read. A change, or the Lease gone, is a *HeldError (a
-// Lease deleted by someone is no proof its holder is gone either).
+// obs.ObservedAt, or was released (no holder), and returns it as last read. Any other change, or
+// the Lease gone, is a *HeldError (a Lease deleted by someone is no proof its holder is gone).
 func awaitLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, obs *LeaseInfo, now func() time.Time, notify func(string)) (*coordinationv1.Lease, error) {
 	every := min(max(obs.Duration/6, 200*time.Millisecond), 2*time.Second)
 	told := false
@@ -110,6 +110,9 @@ func awaitLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, obs
 			return nil, fmt.Errorf("reading Lease %s/%s: %w", ns, obs.Name, err)
 		}
 		info := leaseInfo(cur, now())
+		if info.Holder == "" {
+			return cur, nil // released meanwhile: free
+		}
 		if !info.same(obs) {
 			return nil, &HeldError{Namespace: ns, HPA: hpa, Lease: *info}
 		}
