@@ -176,6 +176,10 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	// A live holder is named first: its rollout is running, not merely unfinished.
+	if err := r.AwaitLease(ctx, t, r.notify); err != nil {
+		return nil, err
+	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return nil, &ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
@@ -299,9 +303,11 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 // acquire takes the rollout's Lease (see acquireLease), from what t read of it, telling the
 // Observer when it waits for another holder's Lease to stay unchanged.
 func (r *Runner) acquire(ctx context.Context, t *Target) (*leaseKeeper, error) {
-	notify := func(msg string) { r.observe(Progress{Kind: ProgressInfo, Message: msg}) }
-	return acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now, t.Lease, notify)
+	return acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now, t.Lease, r.notify)
 }
+
+// notify tells the Observer what the runner waits for.
+func (r *Runner) notify(msg string) { r.observe(Progress{Kind: ProgressInfo, Message: msg}) }
 
 // tookOver is the warning that Force took over another osctl's Lease without waiting.
 func tookOver(k *leaseKeeper) Progress {
