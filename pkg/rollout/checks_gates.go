@@ -109,3 +109,15 @@ func (c *Checks) locksCheck(ms []redisconn.Master) func(context.Context) ([]pref
 		return rs, nil
 	}
 }
+
+// ResumeGates builds the gates a resumed rollout runs: the ones the operator gives again (given),
+// once they pass rec.Check (the digest the journal recorded; accept confirms the gates of an
+// older osctl's journal that kept a credential masked). Nothing the journal says is run, asked
+// or read: until given passes the check, no gate is built, no command runs and no request goes
+// out.
+func (c *Checks) ResumeGates(ctx context.Context, rec GateRecord, given GateConfig, accept bool) ([]Gate, error) {
+	if err := rec.Check(given, accept); err != nil {
+		return nil, err
+	}
+	return c.Gates(ctx, given)
+}

@@ -30,6 +30,9 @@ func (r *Runner) commitJournal(ctx context.Context, j *Journal) error {
 
 func (r *Runner) patch(ctx context.Context, j *Journal, prev *Range) error {
 	j.UpdatedAt = r.now().UTC()
+	// A journal of an older osctl is rewritten in today's shape (its stored gates dropped), and
+	// marked so that an older osctl, which would find no gates in it, refuses it.
+	j.Version = JournalVersion
 	val, err := j.Encode()
 	if err != nil {
 		return err

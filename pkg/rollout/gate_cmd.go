@@ -12,7 +12,6 @@ import (
 
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/proc"
-	"github.com/osctl/osctl/pkg/redact"
 )
 
 // CmdGate passes when `sh -c Command` exits 0. The command runs in its own process group, which
@@ -56,7 +55,7 @@ func (g *CmdGate) Check(ctx context.Context) GateResult {
 	return GateResult{Status: preflight.Pass, Message: "the command exited 0"}
 }
 
-// tailOf returns the last line of output, redacted, as ": line".
+// tailOf returns the last line of output, masked (maskOutput), as ": line".
 func tailOf(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
@@ -67,5 +66,5 @@ func tailOf(s string) string {
 	if len(last) > 200 {
 		last = last[:200] + "..."
 	}
-	return ": " + redact.Text(last)
+	return ": " + maskOutput(last)
 }

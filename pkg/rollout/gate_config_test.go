@@ -1,54 +1,136 @@
 package rollout
 
 import (
+	"encoding/json"
+	"errors"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// TestGateConfigMasking: a credential in --gate-cmd, --gate-http or --prometheus never reaches
-// the journal; resume must be given the same flag again, and refuses another one.
-func TestGateConfigMasking(t *testing.T) {
-	g := GateConfig{Pods: true, HTTP: "https://ops:hunter2@web.example/health", Cmd: "osctl stress --redis redis://:s3cret@queue:6379 --token=abc123",
-		Prom: PromGates{Queries: []string{"up < bool 2"}, URL: "https://grafana:pr0mpw@prom.example:9090"}}
-	m := g.Masked()
-	for _, s := range []string{m.HTTP, m.Cmd, m.Prom.URL} {
-		if strings.Contains(s, "hunter2") || strings.Contains(s, "s3cret") || strings.Contains(s, "abc123") || strings.Contains(s, "pr0mpw") {
-			t.Fatalf("masked config keeps a credential: %q", s)
+// TestGateRecord: the journal keeps the gates' names and a digest, no setting's value; the
+// digest changes with every setting and resume's check accepts only the same gates.
+func TestGateRecord(t *testing.T) {
+	g := GateConfig{Pods: true, NFS: true, NFSPath: "/mnt/openstudio", HTTP: "https://ops:hunter2@web.example/health", HTTPLatency: metav1.Duration{Duration: 2 * time.Second},
+		Cmd:  "osctl stress --redis redis://:s3cret@queue:6379 --token=abc123",
+		Prom: PromGates{Queries: []string{"up < bool 2"}, URL: "https://prom.example:9090", BearerFile: "/run/secrets/prom-token", CAFile: "/etc/ca.pem"}}
+	rec := g.Record()
+	b, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"hunter2", "web.example", "s3cret", "stress", "prom.example", "prom-token", "ca.pem", "up < bool", "/mnt"} {
+		if strings.Contains(string(b), s) {
+			t.Fatalf("the record keeps %q: %s", s, b)
 		}
 	}
-	if !m.HTTPMasked || !m.CmdMasked || !m.Prom.URLMasked || !m.Pods || m.Prom.URL != "https://grafana:xxxxx@prom.example:9090" {
-		t.Fatalf("masked %+v", m)
+	if !reflect.DeepEqual(rec.Names, []string{"nfs", "pods", "http", "cmd", "prom-1"}) || !strings.HasPrefix(rec.Digest, "sha256:") || len(rec.Digest) != len("sha256:")+64 {
+		t.Fatalf("record %s", b)
 	}
-	if g.Prom.URLMasked || g.Prom.URL != "https://grafana:pr0mpw@prom.example:9090" {
-		t.Fatalf("Masked changed its receiver: %+v", g.Prom)
+	if err := rec.Check(g, false); err != nil {
+		t.Fatalf("the same gates: %v", err)
 	}
-	if _, err := m.Given(Again{}); err == nil || !strings.Contains(err.Error(), "Again.HTTP: the rollout's gate held a credential") {
-		t.Fatalf("resume without the masked flags: %v", err)
+	// Every setting counts.
+	for name, change := range map[string]func(*GateConfig){
+		"cmd":        func(c *GateConfig) { c.Cmd += " " },
+		"http":       func(c *GateConfig) { c.HTTP = "https://ops:other@web.example/health" },
+		"latency":    func(c *GateConfig) { c.HTTPLatency.Duration = time.Second },
+		"nfs path":   func(c *GateConfig) { c.NFSPath = "/mnt/other" },
+		"locks":      func(c *GateConfig) { c.Locks = true },
+		"query":      func(c *GateConfig) { c.Prom.Queries = []string{"up < bool 3"} },
+		"prom url":   func(c *GateConfig) { c.Prom.URL = "https://evil.example:9090" },
+		"bearer":     func(c *GateConfig) { c.Prom.BearerFile = "/etc/shadow" },
+		"ca":         func(c *GateConfig) { c.Prom.CAFile = "" },
+		"no data":    func(c *GateConfig) { c.Prom.NoData = NoDataPass },
+		"no command": func(c *GateConfig) { c.Cmd = "" },
+	} {
+		c := g
+		c.Prom.Queries = append([]string(nil), g.Prom.Queries...)
+		change(&c)
+		var de *GatesDifferError
+		if err := rec.Check(c, true); !errors.As(err, &de) {
+			t.Errorf("%s changed: %v, want a GatesDifferError", name, err)
+		}
 	}
-	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: "osctl stress --token=other"}); err == nil || !strings.Contains(err.Error(), "is not the rollout's gate") {
-		t.Fatalf("resume with another command: %v", err)
+	var de *GatesDifferError
+	if err := rec.Check(GateConfig{NFS: true, Locks: true, Pods: true}, false); !errors.As(err, &de) ||
+		!strings.Contains(err.Error(), "it started with [nfs, pods, http, cmd, prom-1]; the settings given make [nfs, locks, pods]") {
+		t.Fatalf("other gates: %v", err)
 	}
-	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd}); err == nil || !strings.Contains(err.Error(), "Again.Prometheus: the rollout's gate held a credential") {
-		t.Fatalf("resume without the masked --prometheus: %v", err)
+	if err := rec.Check(func() GateConfig { c := g; c.Cmd = "true"; return c }(), false); err == nil || !strings.Contains(err.Error(), "the same gates [nfs, pods, http, cmd, prom-1], with other settings") {
+		t.Fatalf("other command: %v", err)
 	}
-	if _, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd, Prometheus: "https://grafana:x@other.example:9090"}); err == nil || !strings.Contains(err.Error(), "is not the rollout's gate") {
-		t.Fatalf("resume with another Prometheus: %v", err)
+	// Settings without effect do not count.
+	a, b2 := GateConfig{Pods: true, NFSPath: "/a", HTTPLatency: metav1.Duration{Duration: time.Second}}, GateConfig{Pods: true, Prom: PromGates{NoData: NoDataFail}}
+	if a.Digest() != b2.Digest() {
+		t.Fatal("settings without effect change the digest")
 	}
-	back, err := m.Given(Again{HTTP: g.HTTP, Cmd: g.Cmd, Prometheus: g.Prom.URL})
-	if err != nil || !reflect.DeepEqual(back, g) {
-		t.Fatalf("resume with the same flags: %+v %v", back, err)
+	// A journal of today: decoded, it is a record and writes back as one.
+	var back GateRecord
+	if err := json.Unmarshal(b, &back); err != nil || back.Legacy() || !reflect.DeepEqual(back, rec) {
+		t.Fatalf("decoded %+v %v", back, err)
 	}
+}
+
+// TestLegacyGateRecord: the gates an older osctl stored in the journal are compared with the
+// ones given, never returned to be run; a masked one needs the operator's confirmation; written
+// back, the journal keeps only names and the digest of the gates given.
+func TestLegacyGateRecord(t *testing.T) {
+	old := `{"pods":true,"nfsPath":"/mnt/openstudio","cmd":"touch /tmp/pwned","prom":{"queries":["up == bool 1"],"url":"http://127.0.0.1:9/","bearerFile":"/etc/hostname"}}`
+	var rec GateRecord
+	if err := json.Unmarshal([]byte(old), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if !rec.Legacy() || !reflect.DeepEqual(rec.Names, []string{"pods", "cmd", "prom-1"}) {
+		t.Fatalf("legacy record %+v", rec)
+	}
+	same := GateConfig{Pods: true, NFSPath: "/mnt/openstudio", Cmd: "touch /tmp/pwned", Prom: PromGates{Queries: []string{"up == bool 1"}, URL: "http://127.0.0.1:9/", BearerFile: "/etc/hostname"}}
+	if err := rec.Check(same, false); err != nil {
+		t.Fatalf("the same gates: %v", err)
+	}
+	var de *GatesDifferError
+	if err := rec.Check(GateConfig{Pods: true}, true); !errors.As(err, &de) {
+		t.Fatalf("fewer gates: %v", err)
+	}
+	other := same
+	other.Cmd = "true"
+	if err := rec.Check(other, true); !errors.As(err, &de) {
+		t.Fatalf("another command: %v", err)
+	}
+	b, _ := json.Marshal(rec)
+	if strings.Contains(string(b), "pwned") || strings.Contains(string(b), "127.0.0.1") || strings.Contains(string(b), "hostname") {
+		t.Fatalf("a legacy record writes its settings back: %s", b)
+	}
+
+	masked := `{"pods":true,"cmd":"check --token=xxxxx","cmdMasked":true,"http":"https://ops:xxxxx@web/h","httpMasked":true,"httpLatency":"2s"}`
+	if err := json.Unmarshal([]byte(masked), &rec); err != nil {
+		t.Fatal(err)
+	}
+	given := GateConfig{Pods: true, Cmd: "check --token=s3cret", HTTP: "https://ops:pw@web/h", HTTPLatency: metav1.Duration{Duration: 2 * time.Second}}
+	var ue *UncheckedGatesError
+	if err := rec.Check(given, false); !errors.As(err, &ue) || !reflect.DeepEqual(ue.Masked, []string{"http", "cmd"}) {
+		t.Fatalf("masked gates without confirmation: %v", err)
+	}
+	if err := rec.Check(given, true); err != nil {
+		t.Fatalf("masked gates, confirmed: %v", err)
+	}
+	noCmd := given
+	noCmd.Cmd = ""
+	if err := rec.Check(noCmd, true); !errors.As(err, &de) {
+		t.Fatalf("a masked gate not given, confirmed: %v", err)
+	}
+	otherLatency := given
+	otherLatency.HTTPLatency.Duration = time.Second
+	if err := rec.Check(otherLatency, true); !errors.As(err, &de) {
+		t.Fatalf("another latency, confirmed: %v", err)
+	}
+}
+
+func TestGateNames(t *testing.T) {
 	plain := GateConfig{Cmd: "curl -fsS http://web/health", Prom: PromGates{Queries: []string{"up == bool 1"}, URL: "http://prom:9090", BearerFile: "/var/run/token"}}
-	if pm := plain.Masked(); !reflect.DeepEqual(pm, plain) {
-		t.Fatalf("a config without credentials changed: %+v", pm)
-	}
-	if got, err := plain.Masked().Given(Again{}); err != nil || !reflect.DeepEqual(got, plain) {
-		t.Fatalf("resume of a plain config: %+v %v", got, err)
-	}
-	if _, err := (GateConfig{}).Given(Again{Prometheus: "http://prom:9090"}); err == nil || !strings.Contains(err.Error(), "has no PromQL gate") {
-		t.Fatalf("--prometheus on resume of a rollout without PromQL gates: %v", err)
-	}
 	if n := plain.Names(); !reflect.DeepEqual(n, []string{"cmd", "prom-1"}) {
 		t.Fatalf("names %v", n)
 	}

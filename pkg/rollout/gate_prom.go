@@ -29,7 +29,7 @@ type PromGate struct {
 	Query        string
 	API          v1.API
 	NoDataPasses bool   // --gate-prom-no-data pass
-	Server       string // the Prometheus URL as shown (masked), for messages
+	Server       string // the Prometheus server as shown (ServerOf: scheme and host), for messages
 }
 
 // PromGateName is the name of the i-th (0-based) PromQL gate.
@@ -93,7 +93,7 @@ func (g *PromGate) explain(err error) string {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return fmt.Sprintf("Prometheus %s did not answer in time", g.Server)
 	}
-	return fmt.Sprintf("Prometheus %s: %s", g.Server, redact.Text(err.Error()))
+	return fmt.Sprintf("Prometheus %s: %s", g.Server, maskOutput(unwrapURLError(err).Error()))
 }
 
 func firstLine(s string) string {

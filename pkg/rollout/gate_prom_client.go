@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -24,15 +25,13 @@ const (
 )
 
 // PromGates is the PromQL gates' part of a GateConfig: the queries and how to reach Prometheus.
-// The bearer token stays in its file; a password in the URL is masked in the journal (see
-// GateConfig.Masked).
+// The bearer token stays in its file; the journal keeps only a digest of the settings.
 type PromGates struct {
 	Queries    []string `json:"queries,omitempty"`
 	URL        string   `json:"url,omitempty"`
 	CAFile     string   `json:"caFile,omitempty"`
 	BearerFile string   `json:"bearerFile,omitempty"`
-	NoData     string   `json:"noData,omitempty"`    // NoDataFail ("" too) or NoDataPass
-	URLMasked  bool     `json:"urlMasked,omitempty"` // URL holds a masked password
+	NoData     string   `json:"noData,omitempty"` // NoDataFail ("" too) or NoDataPass
 }
 
 // Validate checks the PromQL gates' settings on their own, without I/O.
@@ -90,7 +89,7 @@ func (p PromGates) gates() ([]Gate, error) {
 	a := v1.NewAPI(c)
 	out := make([]Gate, len(p.Queries))
 	for i, q := range p.Queries {
-		out[i] = &PromGate{GateName: PromGateName(i), Query: q, API: a, NoDataPasses: p.NoData == NoDataPass, Server: redact.URL(p.URL)}
+		out[i] = &PromGate{GateName: PromGateName(i), Query: q, API: a, NoDataPasses: p.NoData == NoDataPass, Server: ServerOf(p.URL)}
 	}
 	return out, nil
 }
@@ -109,12 +108,27 @@ func (p PromGates) roundTripper() (http.RoundTripper, error) {
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
 	if p.BearerFile == "" {
-		return tr, nil
+		return noRedirects{next: tr}, nil
 	}
 	if _, err := readBearer(p.BearerFile); err != nil {
 		return nil, err
 	}
-	return &bearerRoundTripper{file: p.BearerFile, next: tr}, nil
+	return noRedirects{next: &bearerRoundTripper{file: p.BearerFile, next: tr}}, nil
+}
+
+// noRedirects turns a redirect into an error naming where it points, before the client could
+// follow it: the Prometheus client never sends a query, or the bearer token, anywhere but to the
+// URL it was given.
+type noRedirects struct{ next http.RoundTripper }
+
+func (n noRedirects) RoundTrip(req *http.Request) (*http.Response, error) {
+	resp, err := n.next.RoundTrip(req)
+	if err != nil || !isRedirect(resp) {
+		return resp, err
+	}
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
+	resp.Body.Close()
+	return nil, fmt.Errorf("answered %d, a redirect to %s: osctl does not follow redirects (nor sends the bearer token there): give the Prometheus URL that answers", resp.StatusCode, locationOf(resp))
 }
 
 // bearerRoundTripper sends the token of a file as "Authorization: Bearer", read on each request.

@@ -23,8 +23,9 @@ const (
 	FieldManager = "osctl-rollout"
 	// EventSource is the component named in the Events osctl rollout creates.
 	EventSource = "osctl-rollout"
-	// JournalVersion is the version of the journal's JSON shape.
-	JournalVersion = 1
+	// JournalVersion is the version of the journal's JSON shape. Version 2 keeps the gates as
+	// names and a digest (GateRecord); version 1 kept their settings, and is still read.
+	JournalVersion = 2
 	// maxHistory bounds the history kept in the annotation (annotations are limited to 256 KiB).
 	maxHistory = 100
 )

@@ -25,17 +25,23 @@ func LeaseName(hpa string) string {
 	return n
 }
 
-// LeaseInfo is who holds a rollout's Lease and until when.
+// LeaseInfo is who holds a rollout's Lease, as read at ObservedAt on this machine's clock.
+// RenewTime and Expires are the holder's word, on the holder's clock: status shows them, but
+// whether the holder is gone is judged only by watching the Lease here (see AwaitLease).
 type LeaseInfo struct {
 	Name      string    `json:"name"`
 	Holder    string    `json:"holder"`
 	RenewTime time.Time `json:"renewTime"`
 	Expires   time.Time `json:"expires"`
-	Live      bool      `json:"live"`
+	Live      bool      `json:"live"` // by its renew time, on its holder's clock
+
+	ResourceVersion string        `json:"-"`
+	Duration        time.Duration `json:"-"` // its leaseDurationSeconds
+	ObservedAt      time.Time     `json:"-"` // when this osctl read it, on its own clock
 }
 
 func leaseInfo(l *coordinationv1.Lease, now time.Time) *LeaseInfo {
-	li := &LeaseInfo{Name: l.Name}
+	li := &LeaseInfo{Name: l.Name, ResourceVersion: l.ResourceVersion, ObservedAt: now, Duration: DefaultLeaseDuration}
 	if l.Spec.HolderIdentity != nil {
 		li.Holder = *l.Spec.HolderIdentity
 	}
@@ -44,33 +50,86 @@ func leaseInfo(l *coordinationv1.Lease, now time.Time) *LeaseInfo {
 	} else if l.Spec.AcquireTime != nil {
 		li.RenewTime = l.Spec.AcquireTime.Time
 	}
-	if l.Spec.LeaseDurationSeconds != nil {
-		li.Expires = li.RenewTime.Add(time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second)
+	if l.Spec.LeaseDurationSeconds != nil && *l.Spec.LeaseDurationSeconds > 0 {
+		li.Duration = time.Duration(*l.Spec.LeaseDurationSeconds) * time.Second
 	}
+	li.Expires = li.RenewTime.Add(li.Duration)
 	li.Live = li.Holder != "" && now.Before(li.Expires)
 	return li
 }
 
-// HeldError is returned when another live process holds the rollout's Lease.
+// HeldByOther reports whether the Lease names a holder other than holder (an empty holder: this
+// process has no name yet, so any holder is another).
+func (l *LeaseInfo) HeldByOther(holder string) bool {
+	return l != nil && l.Holder != "" && l.Holder != holder
+}
+
+// same reports whether o is the same record of the Lease as l (nobody wrote it in between).
+func (l *LeaseInfo) same(o *LeaseInfo) bool {
+	return o != nil && l.ResourceVersion == o.ResourceVersion && l.Holder == o.Holder && l.RenewTime.Equal(o.RenewTime)
+}
+
+// HeldError is returned when another osctl holds the rollout's Lease: it renewed it while this
+// osctl watched.
 type HeldError struct {
 	Namespace, HPA string
 	Lease          LeaseInfo
 }
 
 func (e *HeldError) Error() string {
-	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s until %s (Lease %s); wait for it, watch it with osctl rollout status, or take it over by force",
-		e.Namespace, e.HPA, e.Lease.Holder, e.Lease.Expires.UTC().Format(time.RFC3339), e.Lease.Name)
+	return fmt.Sprintf("a rollout of HPA %s/%s is running: held by %s, which renewed Lease %s while this osctl watched (until %s by its holder's clock); wait for it, watch it with osctl rollout status, or take it over by force",
+		e.Namespace, e.HPA, e.Lease.Holder, e.Lease.Name, e.Lease.Expires.UTC().Format(time.RFC3339))
 }
 
-// Held returns a *HeldError when the target's rollout Lease is live and held by an osctl other
-// than holder (an empty holder: this process has no name yet, so any holder is another), unless
-// force takes it over. It is the one rule of "is the Lease held" for run, resume and undo.
-func (t *Target) Held(holder string, force bool) error {
-	l := t.Lease
-	if l == nil || !l.Live || l.Holder == "" || l.Holder == holder || force {
+// AwaitLease returns once the target's Lease is free for this runner: it has no holder, or it is
+// this runner's own, or Force is set, or it stayed unchanged (same holder, renew time and
+// resourceVersion) for a whole lease duration since this osctl first read it (t.Lease.ObservedAt),
+// judged on this machine's clock only, as client-go's leader election does: another host's
+// renew time, on a clock that may be skewed, never lets a takeover happen early. A Lease that
+// changes meanwhile is live: *HeldError. notify (may be nil) is told once when it has to wait.
+func (r *Runner) AwaitLease(ctx context.Context, t *Target, notify func(string)) error {
+	if r.Force || !t.Lease.HeldByOther(r.Holder) {
 		return nil
 	}
-	return &HeldError{Namespace: t.Namespace, HPA: t.HPA.Name, Lease: *l}
+	_, err := awaitLease(ctx, r.Client, r.Namespace, r.HPA, t.Lease, r.now, notify)
+	return err
+}
+
+// awaitLease watches the Lease from obs until it has stayed unchanged for obs.Duration since
+// obs.ObservedAt, or was released (no holder), and returns it as last read. Any other change, or
+// the Lease gone, is a *HeldError (a Lease deleted by someone is no proof its holder is gone).
+func awaitLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, obs *LeaseInfo, now func() time.Time, notify func(string)) (*coordinationv1.Lease, error) {
+	every := min(max(obs.Duration/6, 200*time.Millisecond), 2*time.Second)
+	told := false
+	for {
+		cur, err := c.CoordinationV1().Leases(ns).Get(ctx, obs.Name, metav1.GetOptions{})
+		if apierrors.IsNotFound(err) {
+			return nil, &HeldError{Namespace: ns, HPA: hpa, Lease: *obs}
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading Lease %s/%s: %w", ns, obs.Name, err)
+		}
+		info := leaseInfo(cur, now())
+		if info.Holder == "" {
+			return cur, nil // released meanwhile: free
+		}
+		if !info.same(obs) {
+			return nil, &HeldError{Namespace: ns, HPA: hpa, Lease: *info}
+		}
+		left := obs.Duration - now().Sub(obs.ObservedAt)
+		if left <= 0 {
+			return cur, nil
+		}
+		if !told && notify != nil {
+			told = true
+			notify(fmt.Sprintf("Lease %s is held by %s: waiting up to %s for it to stay unchanged before taking it over (its holder's clock is not trusted)", obs.Name, obs.Holder, left.Round(time.Second)))
+		}
+		select {
+		case <-ctx.Done():
+			return nil, context.Cause(ctx)
+		case <-time.After(min(every, left)):
+		}
+	}
 }
 
 // ErrLeaseLost is the cause when another process took the rollout's Lease (with --force) or the
@@ -115,16 +174,17 @@ func (k *leaseKeeper) start(ctx context.Context) {
 	go k.run(ctx)
 }
 
-// acquireLease takes the Lease for holder. A live Lease of another holder is refused with a
-// *HeldError unless force is set.
-func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder string, d time.Duration, force bool, now func() time.Time) (*leaseKeeper, error) {
+// acquireLease takes the Lease for holder. A Lease of another holder is taken over with force at
+// once; without, only once it stayed unchanged for its duration since obs (what the caller read
+// before; nil: from now), on this machine's clock (awaitLease), else it is a *HeldError.
+func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder string, d time.Duration, force bool, now func() time.Time, obs *LeaseInfo, notify func(string)) (*leaseKeeper, error) {
 	k := &leaseKeeper{client: c, ns: ns, name: LeaseName(hpa), holder: holder, duration: d, now: now,
 		lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	secs := int32((d + time.Second - 1) / time.Second)
-	t := metav1.NewMicroTime(now())
 	leases := c.CoordinationV1().Leases(ns)
 	cur, err := leases.Get(ctx, k.name, metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
+		t := metav1.NewMicroTime(now())
 		l := &coordinationv1.Lease{
 			ObjectMeta: metav1.ObjectMeta{Name: k.name, Labels: map[string]string{"app.kubernetes.io/managed-by": "osctl"},
 				Annotations: map[string]string{"osctl.io/hpa": hpa}},
@@ -137,12 +197,23 @@ func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder s
 		return nil, fmt.Errorf("reading Lease %s/%s: %w", ns, k.name, err)
 	}
 	info := leaseInfo(cur, now())
-	if info.Live && info.Holder != holder {
-		if !force {
+	if info.HeldByOther(holder) {
+		switch {
+		case force:
+			k.taken = info
+		case obs != nil && !obs.HeldByOther(holder):
+			// Free when the caller read it, held now: another osctl took it meanwhile.
 			return nil, &HeldError{Namespace: ns, HPA: hpa, Lease: *info}
+		default:
+			if obs == nil {
+				obs = info
+			}
+			if cur, err = awaitLease(ctx, c, ns, hpa, obs, now, notify); err != nil {
+				return nil, err
+			}
 		}
-		k.taken = info
 	}
+	t := metav1.NewMicroTime(now())
 	l := cur.DeepCopy()
 	l.Spec.HolderIdentity, l.Spec.LeaseDurationSeconds, l.Spec.AcquireTime, l.Spec.RenewTime = &holder, &secs, &t, &t
 	tr := int32(1)
@@ -150,6 +221,7 @@ func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder s
 		tr = *l.Spec.LeaseTransitions + 1
 	}
 	l.Spec.LeaseTransitions = &tr
+	// The update carries the resourceVersion read: a renewal in between is a conflict.
 	updated, err := leases.Update(ctx, l, metav1.UpdateOptions{FieldManager: FieldManager})
 	return k.keep(updated, err, apierrors.IsConflict(err), "took", "see osctl rollout status", "taking")
 }

@@ -32,13 +32,14 @@ type Plan struct {
 	StepTimeout  metav1.Duration `json:"stepTimeout"`
 	GateInterval metav1.Duration `json:"gateInterval"`
 	RollbackTo   string          `json:"rollbackTo"`
-	Gates        GateConfig      `json:"gates"`
+	// Gates are the gates' settings, in memory only: the journal keeps GateRecord.
+	Gates GateConfig `json:"-"`
+	// GateRecord is what the journal keeps of the gates: names and a digest (Run sets it).
+	GateRecord GateRecord `json:"gates"`
 }
 
-// GateConfig records which gates a rollout runs, so that resume runs the same ones. It holds no
-// credentials: the locks gate needs the Redis flags again on resume, and a credential in the HTTP
-// gate's URL, in the gate command or in the Prometheus URL is kept masked (see Masked), to be
-// given again on resume.
+// GateConfig is the settings of the gates a rollout runs. It is never stored: the journal keeps
+// its Record (names and a digest), and resume is given the settings again (see GateRecord.Check).
 type GateConfig struct {
 	NFS         bool            `json:"nfs,omitempty"`
 	NFSPath     string          `json:"nfsPath,omitempty"`
@@ -47,9 +48,7 @@ type GateConfig struct {
 	HTTP        string          `json:"http,omitempty"`
 	HTTPLatency metav1.Duration `json:"httpLatency,omitempty"`
 	Cmd         string          `json:"cmd,omitempty"`
-	HTTPMasked  bool            `json:"httpMasked,omitempty"` // HTTP holds a masked credential
-	CmdMasked   bool            `json:"cmdMasked,omitempty"`  // Cmd holds a masked credential
-	Prom        PromGates       `json:"prom,omitzero"`        // the PromQL gates (--gate-prom)
+	Prom        PromGates       `json:"prom,omitzero"` // the PromQL gates
 }
 
 // Names lists the gates the config enables, in a stable order.
@@ -198,10 +197,19 @@ type PlanView struct {
 	Steps      []PlannedStep `json:"steps"`
 	Rollback   string        `json:"rollback"`
 	Gates      []string      `json:"gates"`
+	Prom       *PromView     `json:"prom,omitempty"` // the PromQL gates, when there are some
 	Plan       Plan          `json:"plan"`
 	Warnings   []string      `json:"warnings,omitempty"`
 	Managers   []Manager     `json:"managers,omitempty"`
 	ScalesDown bool          `json:"scalesDown"` // the first step lowers the HPA's range
+}
+
+// PromView is what a plan shows of its PromQL gates: the queries, and the server by its scheme
+// and host only (no user, password, path or query string).
+type PromView struct {
+	Server       string   `json:"server"`
+	Queries      []string `json:"queries"`
+	NoDataPasses bool     `json:"noDataPasses,omitempty"`
 }
 
 // SpecPatch returns the JSON merge patch that sets an HPA's range.
@@ -222,7 +230,10 @@ func Layout(t *Target, p Plan) *PlanView {
 		Namespace: t.Namespace, HPA: t.HPA.Name, Deployment: t.Deployment.Name, Images: t.Images(),
 		Current: cur, Replicas: replicas, Plan: p, Gates: p.Gates.Names(),
 	}
-	v.Plan.Gates = p.Gates.Masked() // the view is printed: no credential in it
+	v.Plan.Gates, v.Plan.GateRecord = GateConfig{}, p.Gates.Record() // the view is printed: no setting's value in it
+	if pg := p.Gates.Prom; len(pg.Queries) > 0 {
+		v.Prom = &PromView{Server: ServerOf(pg.URL), Queries: pg.Queries, NoDataPasses: pg.NoData == NoDataPass}
+	}
 	for i, k := range p.Steps {
 		s := PlannedStep{Step: i + 1, Replicas: Pinned(k).String(), Patch: SpecPatch(Pinned(k))}
 		if i == 0 && (cur.Max > k || replicas > k) {

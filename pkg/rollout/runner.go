@@ -176,14 +176,17 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := t.Held(r.Holder, r.Force); err != nil {
+	// A live holder is named first: its rollout is running, not merely unfinished.
+	if err := r.AwaitLease(ctx, t, r.notify); err != nil {
 		return nil, err
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return nil, &ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
 	}
 	now := r.now().UTC()
-	p.Gates = p.Gates.Masked() // the journal, readable by anyone who can read the HPA, keeps no credential
+	// The journal, readable by anyone who can read the HPA, keeps the gates' names and digest,
+	// no setting's value: resume is given the gates again and checks them against the digest.
+	p.GateRecord, p.Gates = p.Gates.Record(), GateConfig{}
 	j := &Journal{Version: JournalVersion, ID: randomID(), Phase: PhaseRunning, Deployment: t.Deployment.Name,
 		Original: OriginalOf(t.HPA), Plan: p, Holder: r.Holder, StartedAt: now}
 	j.Expected = j.Original.Range
@@ -191,7 +194,7 @@ func (r *Runner) Run(ctx context.Context, t *Target, p Plan, gates []Gate) (*Out
 	if r.DryRun {
 		return r.dryRun(ctx, j)
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
+	k, err := r.acquire(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -231,13 +234,13 @@ func (r *Runner) Resume(ctx context.Context, t *Target, gates []Gate) (*Outcome,
 	if r.DryRun {
 		return &Outcome{Phase: j.Phase, Journal: j, Final: j.Plan.FinalRange(), Reason: "dry run: nothing changed"}, nil
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
+	k, err := r.acquire(ctx, t)
 	if err != nil {
 		return nil, err
 	}
 	msg := "by " + r.Holder
 	if k.taken != nil {
-		msg += fmt.Sprintf(" (forced: took over the live Lease of %s)", k.taken.Holder)
+		msg += fmt.Sprintf(" (forced: took over the Lease of %s)", k.taken.Holder)
 		r.observe(tookOver(k))
 	} else if j.Holder != r.Holder {
 		msg += " (after " + j.Holder + ")"
@@ -284,7 +287,7 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 	if r.DryRun {
 		return &Outcome{Phase: j.Phase, Journal: j, Final: j.Original.Range, Reason: "dry run: nothing changed"}, nil
 	}
-	k, err := acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now)
+	k, err := r.acquire(ctx, t)
 	if err != nil {
 		return nil, err
 	}
@@ -297,9 +300,18 @@ func (r *Runner) Undo(ctx context.Context, t *Target) (*Outcome, error) {
 	return r.restore(ctx, k, j, j.Original.Range, "undo", PhaseUndone), nil
 }
 
-// tookOver is the warning that Force took over another osctl's live Lease.
+// acquire takes the rollout's Lease (see acquireLease), from what t read of it, telling the
+// Observer when it waits for another holder's Lease to stay unchanged.
+func (r *Runner) acquire(ctx context.Context, t *Target) (*leaseKeeper, error) {
+	return acquireLease(ctx, r.Client, r.Namespace, r.HPA, r.Holder, positiveOr(r.LeaseDuration, DefaultLeaseDuration), r.Force, r.now, t.Lease, r.notify)
+}
+
+// notify tells the Observer what the runner waits for.
+func (r *Runner) notify(msg string) { r.observe(Progress{Kind: ProgressInfo, Message: msg}) }
+
+// tookOver is the warning that Force took over another osctl's Lease without waiting.
 func tookOver(k *leaseKeeper) Progress {
-	return Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: took over the live Lease of %s (valid until %s)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))}
+	return Progress{Kind: ProgressWarning, Message: fmt.Sprintf("forced: took over the Lease of %s without waiting to see it unchanged for its duration (renewed until %s by its holder's clock)", k.taken.Holder, k.taken.Expires.UTC().Format(time.RFC3339))}
 }
 
 func byOf(s string) string {

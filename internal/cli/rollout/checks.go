@@ -41,11 +41,11 @@ func checks(f *cmdutil.Factory, kube *k8s.Clients, ns string, t *rollout.Target)
 	}
 }
 
-// gatesReady builds the gates and probes those that can be (the PromQL gates: Prometheus
+// gatesReady builds the gates (build) and probes those that can be (the PromQL gates: Prometheus
 // answers and every query parses), before anything changes. A gate that cannot be built or
 // probed is exit 2.
-func gatesReady(ctx context.Context, env *rollout.Checks, gc rollout.GateConfig, timeout time.Duration) ([]rollout.Gate, error) {
-	gates, err := env.Gates(ctx, gc)
+func gatesReady(ctx context.Context, build func() ([]rollout.Gate, error), timeout time.Duration) ([]rollout.Gate, error) {
+	gates, err := build()
 	if err != nil {
 		return nil, err
 	}

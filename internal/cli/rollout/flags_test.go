@@ -112,3 +112,44 @@ func TestFinalRangeDefaults(t *testing.T) {
 		t.Fatalf("final range %v, want pinned at 3", got)
 	}
 }
+
+// TestResumeGateFlags: resume takes the run's gate flags, with the run's defaults, so that the
+// same command line gives the same digest; bad gate flags are usage errors.
+func TestResumeGateFlags(t *testing.T) {
+	parse := func(args ...string) (*rolloutcmd.ResumeOptions, error) {
+		f := cmdutil.New("test")
+		f.IO, _, _, _ = cmdutil.Test()
+		var got *rolloutcmd.ResumeOptions
+		cmd := rolloutcmd.NewCmdResume(f, func(_ context.Context, o *rolloutcmd.ResumeOptions) error { got = o; return nil })
+		cmd.SetArgs(args)
+		cmd.SilenceUsage, cmd.SilenceErrors = true, true
+		return got, cmd.Execute()
+	}
+	run, err := parseRun(t, "--hpa", "web", "--steps", "1,2", "--gate-cmd", "check --token=x", "--gate-http", "https://web/h",
+		"--gate-prom", "up == bool 1", "--prometheus", "http://p:9090", "--prometheus-bearer-file", "token")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := parse("--hpa", "web", "--gate-cmd", "check --token=x", "--gate-http", "https://web/h",
+		"--gate-prom", "up == bool 1", "--prometheus", "http://p:9090", "--prometheus-bearer-file", "token", "--accept-gates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o.Given.Digest() != run.Built.Gates.Digest() || !o.AcceptGates {
+		t.Fatalf("resume's gates %+v differ from run's %+v", o.Given, run.Built.Gates)
+	}
+	if err := run.Built.Gates.Record().Check(o.Given, false); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--hpa", "web", "--gates", "nfs,bogus"}, `"bogus": unknown gate`},
+		{[]string{"--hpa", "web", "--gate-prom", "up"}, "--prometheus: a PromQL gate needs the Prometheus URL"},
+	} {
+		if _, err := parse(tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: err %v, want %q", tc.args, err, tc.want)
+		}
+	}
+}

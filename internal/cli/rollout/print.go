@@ -18,12 +18,12 @@ func printPlanSummary(w io.Writer, v *rollout.PlanView) {
 	fmt.Fprintf(w, "HPA %s/%s -> Deployment %s (%s): range %s, %d replicas now\n", v.Namespace, v.HPA, v.Deployment, strings.Join(v.Images, ", "), rng(v.Current), v.Replicas)
 	fmt.Fprintf(w, "plan: steps %s, final range %s, hold %s, gates [%s] every %s; %s\n", joinSteps(v.Plan.Steps), v.Plan.FinalRange(),
 		v.Plan.Hold.Duration, strings.Join(v.Gates, ", "), v.Plan.GateInterval.Duration, v.Rollback)
-	if pg := v.Plan.Gates.Prom; len(pg.Queries) > 0 {
+	if pg := v.Prom; pg != nil {
 		noData := "fails"
-		if pg.NoData == rollout.NoDataPass {
+		if pg.NoDataPasses {
 			noData = "passes (--gate-prom-no-data pass)"
 		}
-		fmt.Fprintf(w, "PromQL gates on %s (each passes on at least one sample, none 0 or NaN; no data %s):\n", pg.URL, noData)
+		fmt.Fprintf(w, "PromQL gates on %s (each passes on at least one sample, none 0 or NaN; no data %s):\n", pg.Server, noData)
 		for i, q := range pg.Queries {
 			fmt.Fprintf(w, "  %s: %s\n", rollout.PromGateName(i), q)
 		}
@@ -127,7 +127,7 @@ func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
 		if l.Live {
 			state = "live"
 		}
-		fmt.Fprintf(w, "lease: %s, held by %s until %s (%s)\n", l.Name, l.Holder, l.Expires.UTC().Format(time.RFC3339), state)
+		fmt.Fprintf(w, "lease: %s, held by %s until %s by its holder's clock (%s)\n", l.Name, l.Holder, l.Expires.UTC().Format(time.RFC3339), state)
 	} else {
 		fmt.Fprintln(w, "lease: free")
 	}
@@ -151,7 +151,7 @@ func printStatus(w io.Writer, v *rollout.StatusView, now time.Time) error {
 	switch j.Phase {
 	case rollout.PhaseRunning, rollout.PhaseRollingBack:
 		if v.Lease == nil || !v.Lease.Live {
-			fmt.Fprintln(w, "the holder is gone (Lease expired): osctl rollout resume continues it, osctl rollout undo restores the original range")
+			fmt.Fprintln(w, "the holder looks gone (Lease expired by its clock): osctl rollout resume with the run's gate flags continues it, osctl rollout undo restores the original range (each once the Lease stays unchanged for its duration here)")
 		}
 	case rollout.PhaseRollbackFailed, rollout.PhaseStopped:
 		fmt.Fprintln(w, "unfinished: osctl rollout undo restores the original range")

@@ -15,7 +15,6 @@ var settings = cmdutil.Settings{
 	"StressReport": "--stress-report",
 	"Prom.Queries": "--gate-prom", "Prom.URL": "--prometheus", "Prom.CAFile": "--prometheus-ca",
 	"Prom.BearerFile": "--prometheus-bearer-file", "Prom.NoData": "--gate-prom-no-data",
-	"Again.HTTP": "--gate-http", "Again.Cmd": "--gate-cmd", "Again.Prometheus": "--prometheus",
 }
 
 // NewCmdRollout builds `osctl rollout` and its subcommands.

@@ -91,8 +91,8 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	r, t := s.runner, s.target
 	view := rollout.Layout(t, p)
 	errOut := f.IO.ErrOut
-	if err := t.Held("", o.Lease.Force); err != nil {
-		return forceHint(err)
+	if err := s.awaitLease(ctx, f, o.Lease.Force); err != nil {
+		return err
 	}
 	if t.Journal != nil && t.Journal.Phase.Active() {
 		return &rollout.ActiveError{Namespace: r.Namespace, HPA: r.HPA, Journal: t.Journal}
@@ -114,7 +114,7 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	if preflight.Failed(rs) {
 		return cmdutil.Found("preconditions failed (see above): nothing was changed")
 	}
-	gates, err := gatesReady(ctx, env, p.Gates, o.GateTimeout)
+	gates, err := gatesReady(ctx, func() ([]rollout.Gate, error) { return env.Gates(ctx, p.Gates) }, o.GateTimeout)
 	if err != nil {
 		return err
 	}
@@ -129,9 +129,6 @@ func runRun(ctx context.Context, o *RunOptions) error {
 	}
 	stopSignals := s.drive(ctx, f, o.Lease, o.GateTimeout, o.RollbackTimeout, false)
 	defer stopSignals()
-	if o.Lease.Force && t.Lease != nil && t.Lease.Live {
-		fmt.Fprintf(errOut, "WARNING: --force: taking the rollout Lease from %s\n", t.Lease.Holder)
-	}
 	out, err := r.Run(ctx, t, p, gates)
 	if err != nil {
 		return forceHint(err)

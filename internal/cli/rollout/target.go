@@ -71,6 +71,20 @@ func forceHint(err error) error {
 	return err
 }
 
+// awaitLease returns once the rollout's Lease is free for this osctl (rollout.Runner.AwaitLease:
+// no other holder, or one whose Lease stayed unchanged for its duration while watched here),
+// saying on stderr when it waits; with force it warns that it takes the Lease over at once.
+func (s *session) awaitLease(ctx context.Context, f *cmdutil.Factory, force bool) error {
+	l := s.target.Lease
+	if force {
+		if l.HeldByOther("") {
+			fmt.Fprintf(f.IO.ErrOut, "WARNING: --force: taking the rollout over from %s at once, without waiting to see its Lease unchanged for %s\n", l.Holder, l.Duration)
+		}
+		return nil
+	}
+	return forceHint(s.runner.AwaitLease(ctx, s.target, func(msg string) { fmt.Fprintln(f.IO.ErrOut, msg) }))
+}
+
 // holder names this process for the Lease and the journal.
 func (s *session) holder(ctx context.Context) string {
 	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)

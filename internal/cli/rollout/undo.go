@@ -48,8 +48,8 @@ func undoRun(ctx context.Context, o *UndoOptions) error {
 		return err
 	}
 	r, t := s.runner, s.target
-	if err := s.target.Held("", o.Lease.Force); err != nil {
-		return forceHint(err)
+	if err := s.awaitLease(ctx, f, o.Lease.Force); err != nil {
+		return err
 	}
 	fmt.Fprintf(f.IO.ErrOut, "rollout %s of HPA %s/%s: %s at %s; the HPA range is %s; undo restores %s\n",
 		j.ID, r.Namespace, r.HPA, j.Phase, j.Position(), rng(rollout.RangeOf(t.HPA)), rng(j.Original.Range))
