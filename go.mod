@@ -1,6 +1,8 @@
 module github.com/osctl/osctl
 
-go 1.26.8
+go 1.26.0
+
+toolchain go1.26.8
 
 require (
 	github.com/HdrHistogram/hdrhistogram-go v1.4.0
