@@ -56,7 +56,9 @@ func TestBuildWithoutLdflagsNamesItsCommit(t *testing.T) {
 		t.Skipf("not a git checkout: %v", err)
 	}
 	bin := filepath.Join(t.TempDir(), "osctl")
-	goIn(t, root, []string{"CGO_ENABLED=0"}, "build", "-o", bin, "./cmd/osctl")
+	// GOFLAGS=-buildvcs=false (in the environment or go env) would turn the stamp off: build as a
+	// plain go build in a checkout does.
+	goIn(t, root, []string{"CGO_ENABLED=0", "GOFLAGS=-buildvcs=true"}, "build", "-o", bin, "./cmd/osctl")
 	out, err := exec.Command(bin, "version", "-o", "json").Output()
 	if err != nil {
 		t.Fatalf("osctl version: %v", err)
