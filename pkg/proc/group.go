@@ -18,7 +18,7 @@ type Group struct {
 // when this process dies (0: nothing is sent); other systems have no such signal. cmd is waited
 // for in the background; Done is closed then.
 func Start(cmd *exec.Cmd, deathSig syscall.Signal) (*Group, error) {
-	cmd.SysProcAttr = groupAttr(deathSig)
+	cmd.SysProcAttr = GroupAttr(deathSig)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}

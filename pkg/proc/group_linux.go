@@ -2,7 +2,8 @@ package proc
 
 import "syscall"
 
-// groupAttr starts a process group whose leader gets deathSig when this process dies.
-func groupAttr(deathSig syscall.Signal) *syscall.SysProcAttr {
+// GroupAttr is the SysProcAttr of a process group (Setpgid) whose leader gets deathSig when
+// this process dies.
+func GroupAttr(deathSig syscall.Signal) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
 }

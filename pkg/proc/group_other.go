@@ -4,7 +4,8 @@ package proc
 
 import "syscall"
 
-// groupAttr starts a process group; only Linux has a death signal, so deathSig is not sent.
-func groupAttr(_ syscall.Signal) *syscall.SysProcAttr {
+// GroupAttr is the SysProcAttr of a process group (Setpgid); only Linux has a death signal, so
+// deathSig is not sent.
+func GroupAttr(_ syscall.Signal) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
