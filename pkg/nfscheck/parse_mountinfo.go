@@ -95,7 +95,7 @@ func parseLine(line string) (Mount, error) {
 	// A space in the last field (a cifs unc= of Linux 3.9 and older) moves the separator left.
 	for fields[sep] != "-" {
 		if sep--; sep == 5 {
-			return Mount{}, fmt.Errorf("no - separator after the optional fields")
+			return Mount{}, fmt.Errorf("missing - separator")
 		}
 	}
 	m := Mount{Options: fields[5], Super: fields[sep+3]}
