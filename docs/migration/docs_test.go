@@ -56,6 +56,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/proc"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
@@ -481,7 +482,7 @@ func runOnce(t *testing.T, e *docEnv, b block, final bool) bool {
 	var out testenv.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	// Its own process group, so that whatever the block left running is ended with it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = proc.GroupAttr(syscall.SIGKILL)
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	// A background process the block left running (a block that failed before its own kill) holds
 	// the output pipe open: stop waiting for it shortly after the shell ends, so that the group

@@ -23,14 +23,11 @@ import (
 	stressworkercmd "github.com/osctl/osctl/internal/cli/stress/worker"
 )
 
-// Version is set at build time with -ldflags "-X github.com/osctl/osctl/internal/cli.Version=...".
-var Version = "dev"
-
 // Main runs osctl with the process's arguments and returns its exit code.
 func Main() int {
 	// go-redis logs dial failures to stderr on its own; osctl reports every error itself, once.
 	logging.Disable()
-	return Run(context.Background(), cmdutil.New(Version), os.Args[1:])
+	return Run(context.Background(), cmdutil.New(BuildVersion()), os.Args[1:])
 }
 
 // Run executes the command tree with args on f's streams and returns the exit code. The first

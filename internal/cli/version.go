@@ -4,12 +4,66 @@ import (
 	"fmt"
 	"io"
 	"runtime"
+	"runtime/debug"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 )
+
+// Version is the release's version, set at build time with
+// -ldflags "-X github.com/osctl/osctl/internal/cli.Version=v1.2.3" (make build, make dist). A
+// build without it reports the version Go stamped into the binary (BuildVersion).
+var Version string
+
+// BuildVersion is this osctl's version: Version when the build set it, else the module version
+// Go stamped: v1.2.3 for `go install github.com/osctl/osctl/cmd/osctl@v1.2.3`, and for a `go
+// build` in a checkout the commit's pseudo-version, v0.0.0-20261206230000-5ae7ac9abcde, with
+// +dirty when the checkout had changes.
+func BuildVersion() string {
+	bi, _ := debug.ReadBuildInfo()
+	return versionOf(Version, bi)
+}
+
+// versionOf is the version of a build with ldflags' Version set (or "") and build info bi (or
+// nil). A build Go stamped "(devel)" (-buildvcs=false, or a Go that does not stamp the module
+// version) gets the pseudo-version of its vcs.revision and vcs.time; a build with neither is
+// "devel".
+func versionOf(ldflags string, bi *debug.BuildInfo) string {
+	if ldflags != "" {
+		return ldflags
+	}
+	if bi == nil {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	var rev, at string
+	dirty := false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if len(rev) < 12 || len(at) < len("2006-01-02T15:04:05") {
+		return "devel"
+	}
+	// vcs.time is RFC 3339 in UTC (2026-12-06T23:00:00Z): its digits make YYYYMMDDHHMMSS.
+	stamp := strings.NewReplacer("-", "", "T", "", ":", "").Replace(at[:len("2006-01-02T15:04:05")])
+	v := "v0.0.0-" + stamp + "-" + rev[:12]
+	if dirty {
+		v += "+dirty"
+	}
+	return v
+}
 
 // VersionInfo is what `osctl version` reports.
 type VersionInfo struct {

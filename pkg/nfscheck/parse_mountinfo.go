@@ -7,8 +7,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-
-	"github.com/moby/sys/mountinfo"
 )
 
 // Mount is one line of mountinfo.
@@ -46,8 +44,9 @@ func (e *ParseError) Error() string {
 // maxLine bounds one mountinfo line (the kernel's own lines stay far below it).
 const maxLine = 64 * 1024
 
-// ParseMountinfo parses mountinfo text (the format of /proc/self/mountinfo) with
-// github.com/moby/sys/mountinfo, one line at a time so that an error names the line. name is
+// ParseMountinfo parses mountinfo text (the format of /proc/self/mountinfo, proc(5)) one line
+// at a time, so that an error names the line. It reads text from any system (a pod's mountinfo
+// on a Mac's osctl). name is
 // used in errors (a file name, or "pod/NAME"). Blank lines are skipped.
 func ParseMountinfo(r io.Reader, name string) ([]Mount, error) {
 	sc := bufio.NewScanner(r)
@@ -92,20 +91,56 @@ func parseLine(line string) (Mount, error) {
 	if !strings.HasPrefix(fields[4], "/") {
 		return Mount{}, fmt.Errorf("mount point %q is not an absolute path", clip(fields[4]))
 	}
-	infos, err := mountinfo.GetMountsFromReader(strings.NewReader(line), nil)
-	if err != nil {
-		msg := err.Error()
-		if i := strings.LastIndex(msg, "failed: "); i >= 0 {
-			msg = msg[i+len("failed: "):]
+	sep := len(fields) - 4
+	// A space in the last field (a cifs unc= of Linux 3.9 and older) moves the separator left.
+	for fields[sep] != "-" {
+		if sep--; sep == 5 {
+			return Mount{}, fmt.Errorf("missing - separator")
 		}
-		return Mount{}, fmt.Errorf("%s", clip(msg))
 	}
-	if len(infos) != 1 {
-		return Mount{}, fmt.Errorf("not exactly one mount")
+	m := Mount{Options: fields[5], Super: fields[sep+3]}
+	m.ID, _ = strconv.Atoi(fields[0])
+	m.Parent, _ = strconv.Atoi(fields[1])
+	mm := strings.Split(fields[2], ":")
+	m.Major, _ = strconv.Atoi(mm[0])
+	m.Minor, _ = strconv.Atoi(mm[1])
+	for _, f := range []struct {
+		what string
+		in   string
+		out  *string
+	}{{"root", fields[3], &m.Root}, {"mount point", fields[4], &m.MountPoint}, {"fstype", fields[sep+1], &m.FSType}, {"source", fields[sep+2], &m.Source}} {
+		v, err := unescapeOctal(f.in)
+		if err != nil {
+			return Mount{}, fmt.Errorf("%s %q: %v", f.what, clip(f.in), err)
+		}
+		*f.out = v
 	}
-	i := infos[0]
-	return Mount{ID: i.ID, Parent: i.Parent, Major: i.Major, Minor: i.Minor, Root: i.Root,
-		MountPoint: i.Mountpoint, Options: i.Options, FSType: i.FSType, Source: i.Source, Super: i.VFSOptions}, nil
+	return m, nil
+}
+
+// unescapeOctal undoes the kernel's octal escapes of a mountinfo field (\040 a space, \011 a
+// tab, \012 a newline, \134 a backslash).
+func unescapeOctal(s string) (string, error) {
+	if !strings.Contains(s, `\`) {
+		return s, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' {
+			b.WriteByte(s[i])
+			continue
+		}
+		if len(s)-i < 4 {
+			return "", fmt.Errorf("escape %q is too short (\\ and three octal digits)", s[i:])
+		}
+		v, err := strconv.ParseUint(s[i+1:i+4], 8, 8)
+		if err != nil {
+			return "", fmt.Errorf("escape %q is not \\ and three octal digits up to \\377", s[i:i+4])
+		}
+		b.WriteByte(byte(v))
+		i += 3
+	}
+	return b.String(), nil
 }
 
 func isNum(s string) bool {

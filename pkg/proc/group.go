@@ -14,10 +14,11 @@ type Group struct {
 	err  error
 }
 
-// Start starts cmd as the leader of a new process group. The kernel sends cmd deathSig when this
-// process dies (0: nothing is sent). cmd is waited for in the background; Done is closed then.
+// Start starts cmd as the leader of a new process group. On Linux the kernel sends cmd deathSig
+// when this process dies (0: nothing is sent); other systems have no such signal. cmd is waited
+// for in the background; Done is closed then.
 func Start(cmd *exec.Cmd, deathSig syscall.Signal) (*Group, error) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: deathSig}
+	cmd.SysProcAttr = GroupAttr(deathSig)
 	if err := cmd.Start(); err != nil {
 		return nil, err
 	}

@@ -332,7 +332,7 @@ func writeTemp(ctx context.Context, p pacer, dir string, body []byte) (string, e
 // RENAME_EXCHANGE) when dst exists, else a rename. The old directory ends up at src, which the
 // caller removes.
 func swapDir(src, dst string) error {
-	err := unix.Renameat2(unix.AT_FDCWD, src, unix.AT_FDCWD, dst, unix.RENAME_EXCHANGE)
+	err := exchange(src, dst)
 	if err == nil {
 		return nil
 	}

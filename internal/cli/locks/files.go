@@ -101,6 +101,9 @@ func (o *FilesOptions) validate() error {
 }
 
 func filesRun(ctx context.Context, opts *FilesOptions) error {
+	if err := cmdutil.NeedsLinux("locks files", "it takes the lock files' flocks as OpenStudio's extraction does, through a Linux NFS client; run it where the volume is mounted (a web pod: kubectl exec POD -- osctl locks files --root DIR)"); err != nil {
+		return err
+	}
 	f := opts.Env
 	minAge := opts.MinAge
 	if minAge == 0 {

@@ -140,6 +140,9 @@ func nfsGrade(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error)
 	g := nfscheck.GradeOptions{AppLocksFiles: opts.AppLocksFiles}
 	switch {
 	case opts.Probe:
+		if err := cmdutil.NeedsLinux("preflight nfs --probe", "it compares two local mounts of the share as Linux's NFS client sees them; probe two web pods with --probe-pods POD_A,POD_B"); err != nil {
+			return nil, err
+		}
 		return nfscheck.Probe(ctx, opts.ProbeDirs[0], opts.ProbeDirs[1], nfscheck.ProbeOptions{Timeout: opts.ProbeTimeout})
 	case len(opts.ProbePods) == 2:
 		kc, err := opts.Kube()
@@ -156,6 +159,9 @@ func nfsGrade(ctx context.Context, opts *NFSOptions) ([]preflight.Result, error)
 		}
 		return nfscheck.CheckWorkloadWith(ctx, kc, kc.Namespace, opts.Workload, opts.Path, g)
 	default:
+		if err := cmdutil.NeedsLinux("preflight nfs", "this machine's mounts are read from /proc/self/mountinfo; grade a saved one with --mountinfo FILE, or the web pods' with --kubeconfig/-n"); err != nil {
+			return nil, err
+		}
 		return gradeMountinfoFile(opts.IO, "/proc/self/mountinfo", opts.Path, g)
 	}
 }

@@ -78,7 +78,12 @@ func modeCommand[O any](cmd *cobra.Command, opts *O, mode *modeFlags, check func
 	cmd.RunE = cmdutil.RunE(opts, func(cmd *cobra.Command, _ []string) error {
 		mode.resolve(cmd.Flags())
 		return check()
-	}, runF, run)
+	}, runF, func(ctx context.Context, o *O) error {
+		if err := cmdutil.NeedsLinux("sandbox", "its replicas are process groups that end with it (Linux's parent-death signal), watched through /proc; run it on a Linux machine or in a Linux container"); err != nil {
+			return err
+		}
+		return run(ctx, o)
+	})
 	mode.add(cmd)
 	return cmd
 }

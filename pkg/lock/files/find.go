@@ -146,13 +146,13 @@ func examine(path string, now time.Time, minAge time.Duration) (File, bool, erro
 		}
 		return File{}, false, &fs.PathError{Op: "lstat", Path: path, Err: err}
 	}
-	mtime := time.Unix(st.Mtim.Sec, st.Mtim.Nsec)
+	mtime, ctime := statTimes(&st)
 	age := now.Sub(mtime)
 	if minAge > 0 && age < minAge {
 		return File{}, false, nil
 	}
 	f := File{Path: path, Receipt: receipt, Status: StatusStale, Size: st.Size, ModTime: mtime.UTC(),
-		ChangeTime: time.Unix(st.Ctim.Sec, st.Ctim.Nsec).UTC(),
+		ChangeTime: ctime.UTC(),
 		AgeSeconds: int64(age / time.Second), Dev: uint64(st.Dev), Inode: st.Ino}
 	held, err := flocked(path)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"syscall"
-	"time"
 )
 
 // Results of a removal.
@@ -139,14 +138,15 @@ func sameFile(fd *os.File, f File) string {
 	if err := syscall.Fstat(int(fd.Fd()), &st); err != nil {
 		return "fstat: " + err.Error()
 	}
+	mtime, ctime := statTimes(&st)
 	switch {
 	case uint64(st.Dev) != f.Dev || st.Ino != f.Inode:
 		return "replaced by another file (inode changed)"
 	case st.Size != f.Size:
 		return "size changed since it was listed"
-	case !time.Unix(st.Mtim.Sec, st.Mtim.Nsec).Equal(f.ModTime):
+	case !mtime.Equal(f.ModTime):
 		return "modified since it was listed"
-	case !time.Unix(st.Ctim.Sec, st.Ctim.Nsec).Equal(f.ChangeTime):
+	case !ctime.Equal(f.ChangeTime):
 		return "replaced or its inode changed since it was listed (ctime differs)"
 	}
 	return ""

@@ -20,11 +20,7 @@ const FindingsPerKindHTML = 200
 // per-operation, per-target and per-worker tables, and the findings grouped by kind with their
 // race timelines. Every text from the run goes through pkg/redact.
 func WriteHTML(w io.Writer, r *Report) error {
-	ps, err := makePlots(r)
-	if err != nil {
-		return err
-	}
-	return page.Execute(w, htmlPage(r, ps))
+	return page.Execute(w, htmlPage(r, makePlots(r)))
 }
 
 type pageData struct {

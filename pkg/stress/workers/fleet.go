@@ -50,7 +50,8 @@ type VersionError struct {
 }
 
 func (e *VersionError) Error() string {
-	return fmt.Sprintf("%s runs osctl %s, and this osctl is %s: pass {Workers.Image} with the image of osctl %s", e.Who, e.Worker, e.Coordinator, e.Coordinator)
+	return fmt.Sprintf("%s runs osctl %s, and this osctl is %s: pass {Workers.Image} with the image of osctl %s (make image IMAGE=REGISTRY/osctl:%s in a checkout of it builds and pushes one)",
+		e.Who, e.Worker, e.Coordinator, e.Coordinator, ImageTag(e.Coordinator))
 }
 
 // Connect says hello to every worker at once (the run's configuration and its shard: worker i of

@@ -73,8 +73,9 @@ func TestConnectRefusesAnotherVersion(t *testing.T) {
 	cfg := httpConfig(t, "http://127.0.0.1:1/", 10, 1)
 	_, err := Connect(t.Context(), []Proc{p}, []string{"pod-0"}, cfg, ConnectOptions{Version: "v1.2.3", Timeout: 30 * time.Second})
 	var ve *VersionError
-	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "v1.2.2") || !strings.Contains(err.Error(), "v1.2.3") || !strings.Contains(err.Error(), "pod-0") {
-		t.Fatalf("err %v, want a VersionError naming v1.2.2, v1.2.3 and the pod", err)
+	if !errors.As(err, &ve) || !strings.Contains(err.Error(), "v1.2.2") || !strings.Contains(err.Error(), "v1.2.3") || !strings.Contains(err.Error(), "pod-0") ||
+		!strings.Contains(err.Error(), "make image IMAGE=REGISTRY/osctl:v1.2.3") {
+		t.Fatalf("err %v, want a VersionError naming v1.2.2, v1.2.3, the pod and the make image that builds v1.2.3's", err)
 	}
 	<-p.done
 	if !errors.Is(p.err, ErrVersion) {

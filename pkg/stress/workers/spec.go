@@ -37,13 +37,20 @@ const (
 	ImageRepository = "ghcr.io/osctl/osctl"
 )
 
-// DefaultImage is the image of an osctl release: the repository tagged with its version, or ""
-// for a build that is not a release (the image must then be given).
+// DefaultImage is the image of an osctl version: the repository tagged with it (a release's
+// v1.4.0, or a commit's v0.0.0-20261206230000-5ae7ac9abcde), or "" for a build of a modified
+// checkout (+dirty) or without a version, whose image must be given.
 func DefaultImage(version string) string {
 	if !regexp.MustCompile(`^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$`).MatchString(version) {
 		return ""
 	}
 	return ImageRepository + ":" + version
+}
+
+// ImageTag is version as an image tag: a tag has no "+", so a modified checkout's
+// v0.0.0-20261206230000-5ae7ac9abcde+dirty is tagged v0.0.0-20261206230000-5ae7ac9abcde-dirty.
+func ImageTag(version string) string {
+	return strings.ReplaceAll(version, "+", "-")
 }
 
 // ParseResources parses "cpu=1,memory=512Mi" (cpu, memory, ephemeral-storage).
@@ -174,7 +181,7 @@ func (f Flags) Spec(version string, concurrency int) (Spec, error) {
 	}
 	if s.Image == "" {
 		if s.Image = DefaultImage(version); s.Image == "" {
-			return s, setting.Errorf("Workers.Image", "is needed with {Workers.Count}: this osctl (%s) is not a release, so it has no published image; build one with make image (docs/stress-workers.md)", version)
+			return s, setting.Errorf("Workers.Image", "is needed with {Workers.Count}: this osctl (%s) is a build of a modified checkout or without a version, so it has no published image; build one with make image IMAGE=REGISTRY/osctl:%s and pass it (docs/stress-workers.md)", version, ImageTag(version))
 		}
 	}
 	if s.Resources, err = ParseResources(f.Resources); err != nil {

@@ -59,7 +59,13 @@ func TestFlagsSpec(t *testing.T) {
 	if r := s.resources(); r.Limits.Cpu().Sign() != 0 || r.Limits.Memory().String() != "256Mi" || r.Requests.Cpu().String() != "500m" {
 		t.Fatalf("resources %+v: want requests as given, limits without cpu", r)
 	}
-	if DefaultImage("v1.4.0") != ImageRepository+":v1.4.0" || DefaultImage("dev") != "" {
+	pseudo := "v0.0.0-20261206230000-5ae7ac9abcde"
+	if DefaultImage("v1.4.0") != ImageRepository+":v1.4.0" || DefaultImage(pseudo) != ImageRepository+":"+pseudo || DefaultImage("dev") != "" || DefaultImage(pseudo+"+dirty") != "" {
 		t.Fatal("DefaultImage")
+	}
+	f.Image = ""
+	_, err = f.Spec(pseudo+"+dirty", 10)
+	if se, ok := setting.As(err); !ok || se.Name != "Workers.Image" || !strings.Contains(err.Error(), "make image IMAGE=REGISTRY/osctl:"+pseudo+"-dirty") {
+		t.Fatalf("a modified checkout's osctl without an image: %v", err)
 	}
 }

@@ -94,6 +94,9 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 		}
 		inj = pn
 	case stateDir != "":
+		if err := cmdutil.NeedsLinux("stress --nemesis", "it signals a local sandbox's processes, and the sandbox runs on Linux; inject faults into pods with --nemesis-namespace"); err != nil {
+			return err
+		}
 		s, err := sandbox.NewNemesis(stateDir, n.Seed)
 		if err != nil {
 			return cmdutil.Usage("--nemesis: %v", err)
