@@ -16,9 +16,9 @@ func TestDisplayNameAsKubectlPlugin(t *testing.T) {
 		args  []string
 		want  string
 	}{
-		{"/root/.krew/bin/kubectl-osctl", []string{"locks", "inspect", "--help"}, "Usage:\n  kubectl osctl locks inspect [flags]"},
+		{"/root/.krew/bin/kubectl-osctl", []string{"locks", "inspect", "--help"}, "Usage:\n  kubectl osctl locks inspect "},
 		{"/root/.krew/bin/kubectl-osctl", []string{"locks", "inspect", "--no-such-flag"}, "Run 'kubectl osctl locks inspect --help' for usage."},
-		{"/usr/local/bin/osctl", []string{"locks", "inspect", "--help"}, "Usage:\n  osctl locks inspect [flags]"},
+		{"/usr/local/bin/osctl", []string{"locks", "inspect", "--help"}, "Usage:\n  osctl locks inspect "},
 		{"/usr/local/bin/osctl", []string{"locks", "inspect", "--no-such-flag"}, "Run 'osctl locks inspect --help' for usage."},
 	} {
 		io, _, out, errOut := cmdutil.Test()
