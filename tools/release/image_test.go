@@ -3,6 +3,7 @@ package main
 import (
 	"archive/tar"
 	"io"
+	"log"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -21,7 +22,7 @@ import (
 // process) with no Docker; the index holds linux/amd64 and linux/arm64 run as 65532, and the
 // amd64 image's /usr/local/bin/osctl prints the version of make build's bin/osctl.
 func testImage(t *testing.T, c *checkout) {
-	reg := httptest.NewServer(registry.New(registry.Logger(nil)))
+	reg := httptest.NewServer(registry.New(registry.Logger(log.New(io.Discard, "", 0))))
 	defer reg.Close()
 	ref := strings.TrimPrefix(reg.URL, "http://") + "/osctl:test"
 	c.make("image", "IMAGE="+ref)

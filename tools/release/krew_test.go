@@ -47,7 +47,7 @@ func testKrew(t *testing.T, c *checkout) {
 			t.Errorf("kubectl osctl version = %q, want %q", got, c.version)
 		}
 		help := run(t, ".", env, "kubectl", "osctl", "locks", "--help")
-		if !strings.Contains(help, "Usage:\n  kubectl osctl locks [command]") {
+		if !strings.Contains(help, "\n  kubectl osctl locks [command]\n") {
 			t.Errorf("kubectl osctl locks --help does not name kubectl osctl:\n%s", help)
 		}
 	}
