@@ -2,8 +2,10 @@
 # osctl stress --workers runs its load workers from it (docs/stress-workers.md): the pods' command
 # and the exec'd one are `osctl ...`, found on the image's PATH (/usr/local/bin).
 #
-#   make image                                  # osctl:$(VERSION) with this checkout's version
-#   make image IMAGE=registry.example.com/osctl:v1.4.0 && docker push registry.example.com/osctl:v1.4.0
+# Nothing needs this file: `make image` builds the same image without Docker (from scratch, with
+# go-containerregistry: tools/release) and pushes it; it stays for people who build with Docker:
+#
+#   docker build --build-arg VERSION=$(scripts/version.sh) -t registry.example.com/osctl:TAG .
 FROM golang:1.26 AS build
 ARG VERSION=dev
 WORKDIR /src

@@ -131,6 +131,7 @@ Exit codes: 0 did its job and found nothing wrong; 1 found a problem; 2 could no
 		newCmdStress(f),
 	)
 	cmdutil.TypeUsageErrors(root)
+	setDisplayName(root, os.Args[0])
 	return root
 }
 
