@@ -32,6 +32,7 @@ test: test-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
 	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) \
+		OSCTL_REALNODE_BIN=$$(scripts/realnode-build.sh | tail -1) \
 		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 
 # The real OpenStudio Server v3.7.0 on this machine, as the tests run it (3 replicas; ARGS=--patched
