@@ -75,13 +75,7 @@ maxPods: 50
 syncFrequency: 10s
 fileCheckFrequency: 5s
 nodeStatusUpdateFrequency: 4s
-`, n.Cgroup, n.Socket(), n.IP, 10247+n.index(), pki, filepath.Join(n.Dir, "pod-logs"), filepath.Join(n.Dir, "volume-plugins"))
-}
-
-func (n *Node) index() int {
-	var i int
-	fmt.Sscanf(n.Name, "node-%d", &i)
-	return i
+`, n.Cgroup, n.Socket(), n.IP, 10247+n.index, pki, filepath.Join(n.Dir, "pod-logs"), filepath.Join(n.Dir, "volume-plugins"))
 }
 
 // kubeProxyConfig: iptables rules in the nodes' network namespace only; conntrack's global

@@ -23,6 +23,7 @@ type Node struct {
 	Dir    string
 	Cgroup string // the kubelet's cgroupRoot, unique on this machine
 
+	index                       int
 	c                           *Cluster
 	holder, containerd, kubelet *proc.Group
 	mntIno                      uint64
@@ -32,7 +33,7 @@ func newNode(c *Cluster, i int) *Node {
 	return &Node{
 		Name: fmt.Sprintf("node-%d", i), IP: fmt.Sprintf("10.%d.0.1", 87+i), CIDR: fmt.Sprintf("10.%d.0.0/16", 87+i),
 		Bridge: fmt.Sprintf("cni%d", i-1), Dir: filepath.Join(c.Dir, "nodes", fmt.Sprintf("node-%d", i)),
-		Cgroup: fmt.Sprintf("osctl-realnode-%d-%d-node-%d", os.Getpid(), c.id, i), c: c,
+		Cgroup: fmt.Sprintf("osctl-realnode-%d-%d-node-%d", os.Getpid(), c.id, i), index: i, c: c,
 	}
 }
 
