@@ -27,13 +27,13 @@ func main() {
 		os.Exit(2)
 	}
 	_, err := os.Stat("/usr/bin/redis-server")
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	go func() { <-sig; cancel() }()
+	// Ctrl-C while starting ends the start (which stops what it started); once Ready, it stops all.
+	sctx, stop := signal.NotifyContext(context.Background(), syscall.SIGINT, syscall.SIGTERM)
+	ctx, cancel := context.WithTimeout(sctx, 5*time.Minute)
 	t0 := time.Now()
 	c, err := realnode.Start(ctx, realnode.Options{Nodes: *nodes, Osctl: *osctl, Redis: err == nil})
 	cancel()
+	stop()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "cluster: %v\n", err)
 		os.Exit(2)
@@ -45,6 +45,7 @@ func main() {
 	fmt.Printf("logs: %s/logs\n", c.Dir)
 	fmt.Printf("ready in %.1fs; Ctrl-C stops everything\n", time.Since(t0).Seconds())
 	fmt.Printf("kubeconfig: %s\n", c.Kube.Kubeconfig)
+	sig := make(chan os.Signal, 1)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM)
 	<-sig
 	fmt.Println("stopping...")
