@@ -10,7 +10,7 @@ GOLANGCI := $(OSCTL_CACHE)/tools/golangci-lint-$(GOLANGCI_VERSION)
 TEST_TIMEOUT ?= 45m
 export OSCTL_CACHE
 
-.PHONY: build dist dist-binaries image image-tar release-tool krew-tools test test-release test-deps lint bench demo clean openstudio-server elb-openapi
+.PHONY: build dist dist-binaries image image-tar release-tool krew-tools test test-release test-deps lint bench demo clean openstudio-server elb-openapi cluster
 # An image tag cannot hold '+': a dirty tree's v0.0.0-...+dirty is tagged v0.0.0-...-dirty.
 IMAGE ?= ghcr.io/osctl/osctl:$(subst +,-,$(VERSION))
 
@@ -96,6 +96,7 @@ test: test-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
 	OSCTL_TEST_BINARY=$(CURDIR)/$(TEST_BINARY) OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) OSCTL_FERRETDB=$$(scripts/ferretdb-build.sh | tail -1) \
+		OSCTL_REALNODE_BIN=$$(scripts/realnode-build.sh | tail -1) \
 		$(GO) test -race -count=1 -timeout $(TEST_TIMEOUT) ./...
 	$(MAKE) --no-print-directory test-release
 
@@ -110,6 +111,16 @@ openstudio-server:
 elb-openapi:
 	$(GO) build -o bin/elb-openapi ./internal/testenv/elbenv/cmd/elb-openapi
 	bin/elb-openapi $(ARGS)
+
+# A real Kubernetes cluster for a person: the tests' control plane and NODES real nodes (kubelet,
+# containerd, runc, CNI bridge, kube-proxy) in namespaces of their own; prints `kubeconfig: PATH`
+# once Ready, and stops everything on Ctrl-C. Needs root and scripts/test-deps.sh's packages.
+NODES ?= 1
+cluster: test-deps
+	CGO_ENABLED=0 $(GO) build -o $(TEST_BINARY) ./cmd/osctl
+	$(GO) build -o bin/cluster ./internal/testenv/realnode/cmd/cluster
+	OSCTL_K8S_BIN=$$(scripts/k8s-build.sh | tail -1) OSCTL_REALNODE_BIN=$$(scripts/realnode-build.sh | tail -1) \
+		bin/cluster --nodes $(NODES) --osctl $(CURDIR)/$(TEST_BINARY)
 
 $(GOLANGCI):
 	mkdir -p $(OSCTL_CACHE)/tools

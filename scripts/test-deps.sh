@@ -37,6 +37,17 @@ command -v chromium >/dev/null || command -v chromium-browser >/dev/null || need
 if ! /usr/bin/python3 -c 'import fastapi, uvicorn, pydantic, starlette, h11, requests' 2>/dev/null; then
   need+=(python3-fastapi python3-uvicorn python3-pydantic python3-starlette python3-h11 python3-requests)
 fi
+# Real nodes (internal/testenv/realnode, make cluster): Debian's runc and CNI plugins beside the
+# kubelet and containerd that scripts/realnode-build.sh builds; iptables and conntrack for
+# kube-proxy (inside the nodes' network namespace only); busybox for the test pods' images.
+command -v runc >/dev/null || need+=(runc)
+[ -x /usr/lib/cni/bridge ] && [ -x /usr/lib/cni/host-local ] || need+=(containernetworking-plugins)
+command -v iptables >/dev/null || need+=(iptables)
+command -v conntrack >/dev/null || need+=(conntrack)
+[ -x /bin/busybox ] || need+=(busybox-static)
+command -v nsenter >/dev/null && command -v unshare >/dev/null || need+=(util-linux)
+# containerd builds with cgo (scripts/realnode-build.sh).
+command -v gcc >/dev/null || need+=(gcc libc6-dev)
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: ${need[*]}; run: sudo apt-get install -y --no-install-recommends ${need[*]}" >&2
@@ -55,3 +66,5 @@ fi
 "$(dirname "$0")/helm-build.sh"
 # ... and Helm 4, whose post-renderer is a plugin (contrib/helm/osctl-chart-change).
 HELM_VERSION=v4.3.2 "$(dirname "$0")/helm-build.sh"
+# kubelet, kube-proxy and containerd for the real nodes, built once into the cache.
+"$(dirname "$0")/realnode-build.sh"

@@ -73,9 +73,17 @@ type Kube struct {
 	Server     string // https://127.0.0.1:PORT
 	Clients    *k8s.Clients
 
+	opts  ControlPlane
 	mu    sync.Mutex
 	procs []*proc.Group
 }
+
+// atExit are what RunMain runs after the tests, newest first (AtExit).
+var atExit []func() error
+
+// AtExit makes RunMain run f after the tests (for a shared service started on first use, like a
+// real-node cluster); an error fails the test binary. Call it from the test's goroutine.
+func AtExit(f func() error) { atExit = append(atExit, f) }
 
 var (
 	sharedKubeOnce sync.Once
@@ -95,7 +103,7 @@ func SharedKube(t testing.TB) *Kube {
 			sharedKubeErr = err
 			return
 		}
-		sharedKube, sharedKubeErr = startKube(dir, bin)
+		sharedKube, sharedKubeErr = startKube(dir, bin, ControlPlane{Kwok: true})
 	})
 	if sharedKubeErr != nil {
 		t.Fatalf("starting the control plane: %v", sharedKubeErr)
@@ -107,6 +115,12 @@ func SharedKube(t testing.TB) *Kube {
 // Use it as: func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }.
 func RunMain(m *testing.M) int {
 	code := m.Run()
+	for i := len(atExit) - 1; i >= 0; i-- {
+		if err := atExit[i](); err != nil {
+			fmt.Fprintf(os.Stderr, "FAIL: stopping the shared test services: %v\n", err)
+			code = 1
+		}
+	}
 	if sharedKube != nil {
 		sharedKube.Stop()
 		_ = os.RemoveAll(sharedKube.Dir)
@@ -115,8 +129,8 @@ func RunMain(m *testing.M) int {
 	return code
 }
 
-func startKube(dir, bin string) (*Kube, error) {
-	k := &Kube{Dir: dir, BinDir: bin, Kubeconfig: filepath.Join(dir, "kubeconfig")}
+func startKube(dir, bin string, o ControlPlane) (*Kube, error) {
+	k := &Kube{Dir: dir, BinDir: bin, Kubeconfig: filepath.Join(dir, "kubeconfig"), opts: o}
 	ok := false
 	defer func() {
 		if !ok {
@@ -150,14 +164,18 @@ func startKube(dir, bin string) (*Kube, error) {
 	if err := k.startControlPlane(p, pki, cfgs); err != nil {
 		return nil, err
 	}
-	if err := k.startKwok(p, pki, cfgs.admin); err != nil {
-		return nil, err
+	if o.Kwok {
+		if err := k.startKwok(p, pki, cfgs.admin); err != nil {
+			return nil, err
+		}
 	}
 	if k.Clients, err = kubeconfig.Load(k8s.Config{Kubeconfig: k.Kubeconfig}); err != nil {
 		return nil, err
 	}
-	if err := k.waitNodes(90 * time.Second); err != nil {
-		return nil, err
+	if o.Kwok {
+		if err := k.waitNodes(90 * time.Second); err != nil {
+			return nil, err
+		}
 	}
 	ok = true
 	return k, nil
@@ -224,16 +242,16 @@ func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) erro
 		fmt.Sprintf("--initial-cluster=e0=http://127.0.0.1:%d", p.peer), "--unsafe-no-fsync=true", "--log-level=warn"); err != nil {
 		return err
 	}
-	if err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"),
+	if err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"), append([]string{
 		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", p.etcd),
-		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.api),
-		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
-		"--client-ca-file="+pki+"/ca.crt",
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.api),
+		"--tls-cert-file=" + pki + "/apiserver.crt", "--tls-private-key-file=" + pki + "/apiserver.key",
+		"--client-ca-file=" + pki + "/ca.crt",
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file="+pki+"/sa.pub", "--service-account-signing-key-file="+pki+"/sa.key",
+		"--service-account-key-file=" + pki + "/sa.pub", "--service-account-signing-key-file=" + pki + "/sa.key",
 		"--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=Node,RBAC",
-		"--kubelet-preferred-address-types=InternalIP", "--endpoint-reconciler-type=none",
-		"--cert-dir="+filepath.Join(k.Dir, "apiserver-certs"), "--profiling=false", "--v=1"); err != nil {
+		"--kubelet-preferred-address-types=InternalIP",
+		"--cert-dir=" + filepath.Join(k.Dir, "apiserver-certs"), "--profiling=false", "--v=1"}, k.opts.apiserverFlags()...)...); err != nil {
 		return err
 	}
 	if err := waitReady(k.Server+"/readyz", pki, 60*time.Second); err != nil {
@@ -242,13 +260,16 @@ func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) erro
 	controllers := "deployment-controller,replicaset-controller,horizontal-pod-autoscaler-controller,serviceaccount-controller," +
 		"namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller," +
 		"node-lifecycle-controller,persistentvolume-binder-controller,disruption-controller,job-controller,ttl-after-finished-controller"
-	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"),
-		"--kubeconfig="+cfgs.kcm, "--authentication-kubeconfig="+cfgs.kcm, "--authorization-kubeconfig="+cfgs.kcm,
+	if k.opts.Controllers != "" {
+		controllers = k.opts.Controllers
+	}
+	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"), append([]string{
+		"--kubeconfig=" + cfgs.kcm, "--authentication-kubeconfig=" + cfgs.kcm, "--authorization-kubeconfig=" + cfgs.kcm,
 		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.kcm),
 		"--leader-elect=false", "--use-service-account-credentials=true",
-		"--service-account-private-key-file="+pki+"/sa.key", "--root-ca-file="+pki+"/ca.crt",
-		"--horizontal-pod-autoscaler-sync-period=2s", "--controllers="+controllers,
-		"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"); err != nil {
+		"--service-account-private-key-file=" + pki + "/sa.key", "--root-ca-file=" + pki + "/ca.crt",
+		"--horizontal-pod-autoscaler-sync-period=2s", "--controllers=" + controllers,
+		"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"}, k.opts.ControllerManagerFlags...)...); err != nil {
 		return err
 	}
 	return k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),

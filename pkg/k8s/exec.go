@@ -27,9 +27,13 @@ type Proc struct {
 	err     error
 }
 
-// Exec starts cmd in container (empty: the pod's first) of pod ns/name. The command runs until it
-// exits, ctx ends or Close is called; Done is then closed and Err says how it ended.
+// Exec starts cmd in container (empty: the pod's DefaultContainer) of pod ns/name. The command
+// runs until it exits, ctx ends or Close is called; Done is then closed and Err says how it ended.
 func Exec(ctx context.Context, c *Clients, ns, name, container string, cmd []string) (*Proc, error) {
+	container, err := ContainerFor(ctx, c.Clientset, ns, name, container)
+	if err != nil {
+		return nil, err
+	}
 	ex, err := Executor(c, ns, name, &corev1.PodExecOptions{Container: container, Command: cmd, Stdin: true, Stdout: true, Stderr: true})
 	if err != nil {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v", ns, name, err)

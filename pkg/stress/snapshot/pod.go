@@ -16,6 +16,8 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
+
+	"github.com/osctl/osctl/pkg/k8s"
 )
 
 // Pod reads the state through one exec in a pod that mounts the volume (when osctl runs outside
@@ -25,7 +27,7 @@ type Pod struct {
 	Clientset kubernetes.Interface
 	Namespace string
 	Name      string
-	Container string // empty: the pod's first container
+	Container string // empty: the pod's default container (k8s.DefaultContainer)
 	Mount     string // the volume's mount path in the pod, e.g. /mnt/openstudio
 }
 
@@ -56,13 +58,19 @@ const endOfZip = "::osctl-end-of-zip::"
 const endOfDirs = "::osctl-end-of-dirs::"
 
 // Read implements Reader.
+// An exec without a container is refused in a pod of several, so the pod's default container
+// (its default-container annotation, else its first) is named when Container is empty.
 func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
 	if err := CheckDirs(dirs); err != nil {
 		return nil, err
 	}
+	container, err := k8s.ContainerFor(ctx, p.Clientset, p.Namespace, p.Name, p.Container)
+	if err != nil {
+		return nil, err
+	}
 	req := p.Clientset.CoreV1().RESTClient().Post().Resource("pods").Name(p.Name).Namespace(p.Namespace).SubResource("exec")
 	req.VersionedParams(&corev1.PodExecOptions{
-		Container: p.Container,
+		Container: container,
 		Command:   []string{"sh", "-c", podScript, "osctl-snapshot", p.Mount},
 		Stdin:     true, Stdout: true, Stderr: true,
 	}, scheme.ParameterCodec)

@@ -19,7 +19,7 @@ func (s *Flags) Add(cmd *cobra.Command, pod bool) {
 	fl.StringVar(&s.Dir, "state-dir", "", "openstudio: the shared volume's root on this machine (the sandbox's state dir, or the NFS mount)")
 	if pod {
 		fl.StringVar(&s.Pod, "state-pod", "", "openstudio: read the state through one exec in this pod (namespace from -n), which mounts the volume")
-		fl.StringVar(&s.Container, "state-container", "", "container of --state-pod (default its first)")
+		fl.StringVar(&s.Container, "state-container", "", "container of --state-pod (default: its kubectl.kubernetes.io/default-container, else its first)")
 		fl.StringVar(&s.Mount, "state-mount", "/mnt/openstudio", "the volume's mount path inside --state-pod")
 	}
 }
