@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package realnode runs real Kubernetes nodes for the tests and `make cluster`: the control plane
 // of internal/testenv (etcd, kube-apiserver, controller manager, scheduler on this machine's
 // loopback) and one or more nodes with containerd 2.x, runc, the CNI bridge, a kubelet and

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command cluster is `make cluster`: the tests' control plane and real nodes (containerd, runc,
 // the CNI bridge, kubelet, kube-proxy) on this machine, for a person. Once every node is Ready it
 // prints "kubeconfig: PATH"; kubectl and osctl with that kubeconfig work from this machine's
