@@ -46,16 +46,26 @@ spec:
 `, realnode.BusyboxImage, sb.StateDir))
 	c.Kube.ReadyPods(t, ns, "app=state", 1)
 
-	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	r := runOsctl(t, "stress", "--target", strings.Join(sb.Replicas, ","),
-		"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s",
-		"--kubeconfig", c.Kube.Kubeconfig, "-n", ns, "--state-pod", "state",
-		"--history", hist, "-o", "json")
-	code := r.Code
+	// A racy load tears some zips; on a loaded machine one load may happen to tear none (no
+	// finding, and no extraction to judge: the workers never run), so up to three are sent.
+	var hist string
+	var code int
 	var rep report.Report
-	r.Decode(t, &rep)
-	if code != 1 || rep.Verdict != "races" {
-		t.Fatalf("state read through a real pod of an unlocked sandbox: exit %d verdict %s findings %v, want exit 1 races\n%s", code, rep.Verdict, rep.FindingCounts, r.Stderr)
+	for load := 1; ; load++ {
+		hist = filepath.Join(t.TempDir(), "history.jsonl")
+		r := runOsctl(t, "stress", "--target", strings.Join(sb.Replicas, ","),
+			"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--background-wait", "0", "--settle-timeout", "5s",
+			"--kubeconfig", c.Kube.Kubeconfig, "-n", ns, "--state-pod", "state",
+			"--history", hist, "-o", "json")
+		code, rep = r.Code, report.Report{}
+		r.Decode(t, &rep)
+		if code == 1 && rep.Verdict == "races" {
+			break
+		}
+		if load == 3 || (code != 2 && code != 0) {
+			t.Fatalf("state read through a real pod of an unlocked sandbox, load %d: exit %d verdict %s findings %v, want exit 1 races\n%s", load, code, rep.Verdict, rep.FindingCounts, r.Stderr)
+		}
+		t.Logf("load %d found no race (exit %d, %s %v): another load", load, code, rep.Verdict, rep.Reasons)
 	}
 	j := runOsctl(t, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir, "-o", "json")
 	var direct report.Report

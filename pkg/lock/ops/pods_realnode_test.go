@@ -16,7 +16,8 @@ import (
 )
 
 // TestHolderPodsAreRealPods: the holders of two locks are real pods, each lock's holder value
-// carrying the host name the pod's own container reports (what osctl in that pod writes). One
+// carrying the host name the pod's own container reports and the pod's namespace (what osctl in
+// that pod writes, POD_NAMESPACE from the downward API: without it a holder is never gone). One
 // pod is deleted and its process really ends; `locks inspect` then calls its lock stale, naming
 // the pod, and the running pod's lock live, and `locks break --stale` removes only the first.
 func TestHolderPodsAreRealPods(t *testing.T) {
@@ -48,10 +49,10 @@ spec:
 		t.Fatalf("processes in the node's cgroups: %d before deleting holder-b, %d after", before, after)
 	}
 	// The locks live 25 s (inspect calls a TTL above 30 s long, not live), from now on.
-	if err := rc.Set(ctx, live, "osctl:v1:"+hostA+":1:aaaa", 25*time.Second).Err(); err != nil {
+	if err := rc.Set(ctx, live, "osctl:v1:"+hostA+":1:aaaa:"+ns, 25*time.Second).Err(); err != nil {
 		t.Fatal(err)
 	}
-	if err := rc.Set(ctx, gone, "osctl:v1:"+hostB+":1:bbbb", 25*time.Second).Err(); err != nil {
+	if err := rc.Set(ctx, gone, "osctl:v1:"+hostB+":1:bbbb:"+ns, 25*time.Second).Err(); err != nil {
 		t.Fatal(err)
 	}
 	run := func(args ...string) (string, int) {
