@@ -24,7 +24,7 @@ func TestChartTicks(t *testing.T) {
 	if got := labels(lin); !slices.Equal(got, []string{"0", "20", "40", "60"}) {
 		t.Errorf("linear 0..67.5: %v", got)
 	}
-	if got := labels(newAxis([2]float64{-0.0, 0.9}, 0, 100, false)); !slices.Equal(got, []string{"0", "0.5"}) {
+	if got := labels(newAxis([2]float64{math.Copysign(0, -1), 0.9}, 0, 100, false)); !slices.Equal(got, []string{"0", "0.5"}) {
 		t.Errorf("linear 0..0.9: %v", got)
 	}
 	lg := newAxis([2]float64{4.2, 260}, 0, 100, true)
