@@ -92,7 +92,7 @@ func stuckReasons(h *history.History, r *run) []string {
 				queued++
 			}
 		}
-		if queued > failed[a] {
+		if queued > failed[a] && !lostWithRedis(h, r.starts[a]) {
 			stuck = append(stuck, a)
 		}
 	}
@@ -106,4 +106,21 @@ func stuckReasons(h *history.History, r *run) []string {
 	}
 	return []string{fmt.Sprintf("%d analyses have jobs stuck in \"queued\" that no failure osctl could read explains (%s%s): their extraction failed or never ran, so they were not judged",
 		len(stuck), strings.Join(shown, ", "), more)}
+}
+
+// lostWithRedis says whether a Redis master the run restarted (restart-redis, which comes back
+// empty) may have taken a start's queued job with it: a start of the analysis was sent before the
+// restart. Those jobs are explained by the fault, not stuck for an unknown reason.
+func lostWithRedis(h *history.History, starts []*history.Record) bool {
+	for _, f := range h.Footer.Faults {
+		if !f.Kind.HitsRedis() || !f.Kind.Kills() || f.Injected.IsZero() {
+			continue
+		}
+		for _, st := range starts {
+			if !st.Start.IsZero() && st.Start.Before(f.Injected) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // TestFailedExtractionIsAFinding: an extraction the target says raised (a torn zip) is a finding
@@ -70,6 +71,16 @@ func TestStuckAnalysesWithoutACauseAreInconclusive(t *testing.T) {
 	if j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, "\n"), stuck) {
 		t.Fatalf("verdict %s %v: want inconclusive naming %s", j.Verdict, j.Reasons, stuck)
 	}
+	// A Redis master restarted empty after the analysis's start took its queued job with it.
+	s.h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.RestartRedis, Outcome: nemesis.Done, Injected: t0.Add(time.Hour)}}
+	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+		t.Errorf("explained by a Redis restart after its start: %s %v", j.Verdict, j.Reasons)
+	}
+	s.h.Footer.Faults[0].Injected = t0.Add(-time.Hour)
+	if j := Judge(s.h, st, Options{}); j.Verdict != Inconclusive {
+		t.Errorf("a Redis restart before any start explains nothing: %s %v", j.Verdict, j.Reasons)
+	}
+	s.h.Footer.Faults = nil
 	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: stuck, Exception: history.DirtyExit}}
 	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
 		t.Errorf("explained by a dirty exit: %s %v", j.Verdict, j.Reasons)
