@@ -109,17 +109,13 @@ func stuckReasons(h *history.History, r *run) []string {
 }
 
 // lostWithRedis says whether a Redis master the run restarted (restart-redis, which comes back
-// empty) may have taken a start's queued job with it: a start of the analysis was sent before the
-// restart. Those jobs are explained by the fault, not stuck for an unknown reason.
-func lostWithRedis(h *history.History, starts []*history.Record) bool {
+// empty) may explain the analysis's stuck jobs: the restarted master may have held their queued
+// jobs, or the failure records of their extractions (resque:failed lives on the first master).
+// Those are the fault's effect, not stuck for an unknown reason.
+func lostWithRedis(h *history.History, _ []*history.Record) bool {
 	for _, f := range h.Footer.Faults {
-		if !f.Kind.HitsRedis() || !f.Kind.Kills() || f.Injected.IsZero() {
-			continue
-		}
-		for _, st := range starts {
-			if !st.Start.IsZero() && st.Start.Before(f.Injected) {
-				return true
-			}
+		if f.Kind.HitsRedis() && f.Kind.Kills() && !f.Injected.IsZero() {
+			return true
 		}
 	}
 	return false
