@@ -80,6 +80,7 @@ func stuckReasons(h *history.History, r *run) []string {
 	for _, fj := range h.Footer.FailedJobs {
 		failed[fj.Analysis]++
 	}
+	restartedRedis := lostWithRedis(h)
 	var stuck []string
 	for _, a := range r.analyses {
 		st := r.readbacks[history.ReadbackStatus+"/"+a]
@@ -92,7 +93,7 @@ func stuckReasons(h *history.History, r *run) []string {
 				queued++
 			}
 		}
-		if queued > failed[a] && !lostWithRedis(h, r.starts[a]) {
+		if queued > failed[a] && !restartedRedis {
 			stuck = append(stuck, a)
 		}
 	}
@@ -109,10 +110,10 @@ func stuckReasons(h *history.History, r *run) []string {
 }
 
 // lostWithRedis says whether a Redis master the run restarted (restart-redis, which comes back
-// empty) may explain the analysis's stuck jobs: the restarted master may have held their queued
+// empty) may explain stuck jobs: the restarted master may have held their queued
 // jobs, or the failure records of their extractions (resque:failed lives on the first master).
 // Those are the fault's effect, not stuck for an unknown reason.
-func lostWithRedis(h *history.History, _ []*history.Record) bool {
+func lostWithRedis(h *history.History) bool {
 	for _, f := range h.Footer.Faults {
 		if f.Kind.HitsRedis() && f.Kind.Kills() && !f.Injected.IsZero() {
 			return true
