@@ -29,7 +29,7 @@ RELEASE_TOOL := bin/osctl-release
 CA_BUNDLE ?= /etc/ssl/certs/ca-certificates.crt
 KREW_VERSION ?= v0.4.3
 KREW_TOOLS := $(OSCTL_CACHE)/tools/krew-$(KREW_VERSION)
-LICENSE_FILE := $(wildcard LICENSE)
+LICENSE_FILE := LICENSE
 # Stable across runs, distinct per version: the SBOM's serial number.
 SBOM_SERIAL = $(shell printf 'osctl %s' '$(VERSION)' | sha256sum | sed -E 's/^(.{8})(.{4})(.{4})(.{4})(.{12}).*/\1-\2-\3-\4-\5/')
 
@@ -42,7 +42,7 @@ dist-binaries:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -buildvcs=auto -ldflags "$(RELEASE_LDFLAGS)" \
 			-o $(DIST_BIN)/$${os}_$${arch}/osctl ./cmd/osctl || { echo "make dist: osctl does not build for $$os/$$arch"; exit 2; }; done
 
-# dist/: osctl_VERSION_OS_ARCH.tar.gz (osctl, README.md, LICENSE if the project has one),
+# dist/: osctl_VERSION_OS_ARCH.tar.gz (osctl, README.md, LICENSE),
 # osctl_VERSION_sbom.cdx.json (CycloneDX), krew/osctl.yaml, image/ (the multi-arch image as an OCI
 # layout), osctl-image-linux-amd64.tar (docker-save form: docker load, ctr images import) and
 # checksums.txt (sha256sum -c).

@@ -88,7 +88,7 @@ func checkSBOM(t *testing.T, path string) {
 }
 
 // extractMember writes the archive's member name into dir and returns its path; it fails the
-// test if the archive does not hold README.md beside osctl.
+// test if the archive does not hold README.md and LICENSE beside osctl.
 func extractMember(t *testing.T, archive, name, dir string) string {
 	f, err := os.Open(archive)
 	if err != nil {
@@ -121,8 +121,8 @@ func extractMember(t *testing.T, archive, name, dir string) string {
 			}
 		}
 	}
-	if !slices.Contains(members, name) || !slices.Contains(members, "README.md") {
-		t.Fatalf("%s holds %v: want osctl and README.md", archive, members)
+	if !slices.Contains(members, name) || !slices.Contains(members, "README.md") || !slices.Contains(members, "LICENSE") {
+		t.Fatalf("%s holds %v: want osctl, README.md and LICENSE", archive, members)
 	}
 	return dest
 }
