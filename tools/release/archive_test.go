@@ -32,21 +32,13 @@ func TestArchiveIsReproducible(t *testing.T) {
 	if zr.Name != "" || !zr.ModTime.IsZero() {
 		t.Errorf("gzip header has name %q, time %v: want neither", zr.Name, zr.ModTime)
 	}
-	tr := tar.NewReader(zr)
 	var names []string
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	walkTar(t, zr, func(h *tar.Header, _ io.Reader) {
 		names = append(names, h.Name)
 		if h.Uid != 0 || h.Gid != 0 || h.Uname != "" || h.Gname != "" || !h.ModTime.Equal(at) {
 			t.Errorf("%s: uid %d gid %d uname %q gname %q mtime %v: want 0, 0, none, none, %v", h.Name, h.Uid, h.Gid, h.Uname, h.Gname, h.ModTime, at)
 		}
-	}
+	})
 	if len(names) != 2 || names[0] != "README.md" || names[1] != "osctl" {
 		t.Errorf("members %v, want [README.md osctl]", names)
 	}

@@ -99,28 +99,14 @@ func extractMember(t *testing.T, archive, name, dir string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := tar.NewReader(zr)
 	var members []string
 	dest := filepath.Join(dir, name)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	walkTar(t, zr, func(h *tar.Header, body io.Reader) {
 		members = append(members, h.Name)
 		if h.Name == name {
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(dest, data, os.FileMode(h.Mode)); err != nil {
-				t.Fatal(err)
-			}
+			writeMember(t, body, dest, os.FileMode(h.Mode))
 		}
-	}
+	})
 	if !slices.Contains(members, name) || !slices.Contains(members, "README.md") || !slices.Contains(members, "LICENSE") {
 		t.Fatalf("%s holds %v: want osctl, README.md and LICENSE", archive, members)
 	}

@@ -5,7 +5,6 @@ import (
 	"io"
 	"log"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,28 +85,14 @@ func testImage(t *testing.T, c *checkout) {
 func extractImage(t *testing.T, img v1.Image) (string, []string) {
 	rc := mutate.Extract(img)
 	defer rc.Close()
-	tr := tar.NewReader(rc)
 	dest := filepath.Join(t.TempDir(), "osctl")
 	var files []string
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	walkTar(t, rc, func(h *tar.Header, body io.Reader) {
 		files = append(files, h.Name)
 		if h.Name == binPath {
-			data, err := io.ReadAll(tr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(dest, data, 0o755); err != nil {
-				t.Fatal(err)
-			}
+			writeMember(t, body, dest, 0o755)
 		}
-	}
+	})
 	if !slices.Contains(files, binPath) {
 		t.Fatalf("the image has no /%s: %v", binPath, files)
 	}
