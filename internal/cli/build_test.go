@@ -1,6 +1,7 @@
 package cli_test
 
 import (
+	"debug/buildinfo"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -79,5 +80,44 @@ func TestBuildWithoutLdflagsNamesItsCommit(t *testing.T) {
 	pseudo := strings.HasPrefix(v.Version, "v0.0.0-") && strings.HasSuffix(v.Version, "-"+commit)
 	if !pseudo && !slices.Contains(strings.Fields(string(tags)), v.Version) {
 		t.Fatalf("osctl version is %q, want the pseudo-version of commit %s (or its tag %s)", v.Version, commit, tags)
+	}
+}
+
+// maxBinaryBytes is the most the static, stripped linux/amd64 osctl may weigh: 60 MB (issue 36;
+// 54.7 MB with the narrow Kubernetes clientset of pkg/k8s, 62.6 MB with client-go's full one).
+const maxBinaryBytes = 60_000_000
+
+// chartModules are parts of module paths the binary must not link: the plotting stack (gonum/plot
+// with its LaTeX, PDF, font and image backends) that the report's SVG charts replaced.
+var chartModules = []string{"gonum", "plot", "latex", "pdf", "freetype", "fonts", "golang.org/x/image"}
+
+// TestStaticLinuxBinarySize: the static, stripped, -trimpath linux/amd64 osctl, built as make
+// dist builds it, weighs at most maxBinaryBytes and links none of chartModules. A size is not a
+// wall-clock figure: a build of one commit with one toolchain always weighs the same.
+func TestStaticLinuxBinarySize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds osctl")
+	}
+	bin := filepath.Join(t.TempDir(), "osctl")
+	goIn(t, moduleRoot(t), []string{"GOOS=linux", "GOARCH=amd64", "CGO_ENABLED=0"},
+		"build", "-trimpath", "-ldflags=-s -w", "-o", bin, "./cmd/osctl")
+	info, err := os.Stat(bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Size() > maxBinaryBytes {
+		t.Errorf("linux/amd64 osctl (static, stripped) is %d bytes, over %d: list what weighs what with scripts/binsize.go", info.Size(), maxBinaryBytes)
+	}
+	t.Logf("linux/amd64 osctl: %d bytes (%.1f MB) of at most %.0f MB", info.Size(), float64(info.Size())/1e6, maxBinaryBytes/1e6)
+	bi, err := buildinfo.ReadFile(bin)
+	if err != nil {
+		t.Fatalf("reading the build info of %s: %v", bin, err)
+	}
+	for _, m := range bi.Deps {
+		for _, c := range chartModules {
+			if strings.Contains(strings.ToLower(m.Path), c) {
+				t.Errorf("osctl links %s %s (%q): the charts are hand-written SVG", m.Path, m.Version, c)
+			}
+		}
 	}
 }

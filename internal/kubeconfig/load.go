@@ -6,7 +6,6 @@ package kubeconfig
 import (
 	"fmt"
 
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/osctl/osctl/pkg/k8s"
@@ -37,7 +36,7 @@ func Load(c k8s.Config) (*k8s.Clients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("loading kubeconfig namespace: %v", err)
 	}
-	cs, err := kubernetes.NewForConfig(rc)
+	cs, err := k8s.NewForConfig(rc)
 	if err != nil {
 		return nil, fmt.Errorf("building Kubernetes client: %v", err)
 	}

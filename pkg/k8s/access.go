@@ -6,7 +6,6 @@ import (
 
 	authorizationv1 "k8s.io/api/authorization/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Permission is one verb on one resource (group "" is the core group), in Namespace or, when
@@ -47,7 +46,7 @@ func InNamespace(ns string, perms []Permission) []Permission {
 
 // Missing asks the API server (SelfSubjectAccessReview) whether the caller may do each of perms,
 // and returns those it may not, in order.
-func Missing(ctx context.Context, c kubernetes.Interface, perms []Permission) ([]Permission, error) {
+func Missing(ctx context.Context, c Interface, perms []Permission) ([]Permission, error) {
 	var out []Permission
 	for _, p := range perms {
 		ssar := &authorizationv1.SelfSubjectAccessReview{Spec: authorizationv1.SelfSubjectAccessReviewSpec{

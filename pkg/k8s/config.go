@@ -5,7 +5,6 @@
 package k8s
 
 import (
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
 
@@ -19,6 +18,6 @@ type Config struct {
 // Clients are a REST config, a typed clientset and the namespace to use.
 type Clients struct {
 	REST      *rest.Config
-	Clientset kubernetes.Interface
+	Clientset Interface
 	Namespace string
 }

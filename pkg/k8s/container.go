@@ -6,7 +6,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // DefaultContainerAnnotation names the container that kubectl execs into when none is given.
@@ -31,7 +30,7 @@ func DefaultContainer(p *corev1.Pod) string {
 
 // ContainerFor returns container when given, else pod ns/name's DefaultContainer (read from the
 // API server).
-func ContainerFor(ctx context.Context, cs kubernetes.Interface, ns, name, container string) (string, error) {
+func ContainerFor(ctx context.Context, cs Interface, ns, name, container string) (string, error) {
 	if container != "" {
 		return container, nil
 	}

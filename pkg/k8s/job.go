@@ -12,7 +12,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // JobIndexLabel is the label an Indexed Job puts on each pod: its completion index.
@@ -35,7 +34,7 @@ func (e *NotReadyError) Error() string {
 // *NotReadyError that says what each pod is waiting for (scheduling, its image, its container).
 // A pod that will not become ready by itself (PodFailure) ends the wait at once, with its
 // *PodFailedError.
-func WaitIndexedPods(ctx context.Context, cs kubernetes.Interface, ns, job, selector string, n int, timeout time.Duration) ([]corev1.Pod, error) {
+func WaitIndexedPods(ctx context.Context, cs Interface, ns, job, selector string, n int, timeout time.Duration) ([]corev1.Pod, error) {
 	deadline := time.Now().Add(timeout)
 	var fw failureWatch
 	for {
@@ -96,7 +95,7 @@ func WaitIndexedPods(ctx context.Context, cs kubernetes.Interface, ns, job, sele
 
 // waitChange watches the pods selector selects from resourceVersion until one changes, at most
 // for d (and at least a moment: a watch that cannot start is retried after 500ms).
-func waitChange(ctx context.Context, cs kubernetes.Interface, ns, selector, rv string, d time.Duration) error {
+func waitChange(ctx context.Context, cs Interface, ns, selector, rv string, d time.Duration) error {
 	secs := int64(min(max(d, time.Second), 10*time.Second) / time.Second)
 	w, err := cs.CoreV1().Pods(ns).Watch(ctx, metav1.ListOptions{LabelSelector: selector, ResourceVersion: rv, TimeoutSeconds: &secs})
 	if err != nil {
@@ -169,7 +168,7 @@ func firstOf(s ...string) string {
 // DeleteJob deletes a Job and lets the garbage collector delete its pods (propagation
 // Background), then waits up to wait until no pod selector selects is left. It returns how many
 // pods were still there at the end (0: all gone); a Job already gone is no error.
-func DeleteJob(ctx context.Context, cs kubernetes.Interface, ns, job, selector string, wait time.Duration) (left int, err error) {
+func DeleteJob(ctx context.Context, cs Interface, ns, job, selector string, wait time.Duration) (left int, err error) {
 	bg := metav1.DeletePropagationBackground
 	err = cs.BatchV1().Jobs(ns).Delete(ctx, job, metav1.DeleteOptions{PropagationPolicy: &bg})
 	if err != nil && !apierrors.IsNotFound(err) {
@@ -193,7 +192,7 @@ func DeleteJob(ctx context.Context, cs kubernetes.Interface, ns, job, selector s
 }
 
 // CreateJob creates a Job.
-func CreateJob(ctx context.Context, cs kubernetes.Interface, j *batchv1.Job) (*batchv1.Job, error) {
+func CreateJob(ctx context.Context, cs Interface, j *batchv1.Job) (*batchv1.Job, error) {
 	out, err := cs.BatchV1().Jobs(j.Namespace).Create(ctx, j, metav1.CreateOptions{})
 	if err != nil {
 		return nil, fmt.Errorf("creating Job %s/%s: %v", j.Namespace, j.Name, err)

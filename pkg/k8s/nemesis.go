@@ -11,7 +11,6 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
@@ -31,7 +30,7 @@ const apiTimeout = 10 * time.Second
 // again, empty unless it persists). A pod cannot be paused through the API, so the pause kinds
 // are refused before any load.
 type PodNemesis struct {
-	Clientset kubernetes.Interface
+	Clientset Interface
 	Namespace string
 	// WebSelector and RedisSelector are label selectors of the pods each kind may hit.
 	WebSelector, RedisSelector string
@@ -43,7 +42,7 @@ type PodNemesis struct {
 }
 
 // NewPodNemesis returns the injector of the pods in namespace, choosing its targets with seed.
-func NewPodNemesis(cs kubernetes.Interface, namespace, web, redis string, seed uint64) *PodNemesis {
+func NewPodNemesis(cs Interface, namespace, web, redis string, seed uint64) *PodNemesis {
 	return &PodNemesis{Clientset: cs, Namespace: namespace, WebSelector: web, RedisSelector: redis,
 		rng: rand.New(rand.NewPCG(seed, seed^0x6b756265))}
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 )
 
 // SecretRef names one key of a Secret: NAMESPACE/NAME:KEY.
@@ -23,7 +22,7 @@ func ParseSecretRef(s string) (SecretRef, error) {
 }
 
 // SecretValue reads one key of a Secret. The value is never part of an error message.
-func SecretValue(ctx context.Context, cs kubernetes.Interface, ref SecretRef) (string, error) {
+func SecretValue(ctx context.Context, cs Interface, ref SecretRef) (string, error) {
 	sec, err := cs.CoreV1().Secrets(ref.Namespace).Get(ctx, ref.Name, metav1.GetOptions{})
 	if err != nil {
 		return "", fmt.Errorf("reading Secret %s/%s: %v", ref.Namespace, ref.Name, err)

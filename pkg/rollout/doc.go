@@ -9,6 +9,6 @@
 // available, then holds while the gates run; a failed gate, a step timeout or a cancelled context
 // rolls back to the original range (or the last good step) on a context of its own.
 //
-// The package takes a kubernetes.Interface, reports progress through an Observer, and never
+// The package takes a k8s.Interface, reports progress through an Observer, and never
 // prints, prompts or exits.
 package rollout

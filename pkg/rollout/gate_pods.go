@@ -8,7 +8,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/preflight"
@@ -17,7 +16,7 @@ import (
 // PodsGate fails when a pod of the workload restarted since the rollout started, is waiting in a
 // crash loop (or cannot pull its image), or is not Ready.
 type PodsGate struct {
-	Client    kubernetes.Interface
+	Client    k8s.Interface
 	Namespace string
 	Selector  string // the Deployment's label selector
 	baseline  map[string]int32
@@ -25,7 +24,7 @@ type PodsGate struct {
 
 // NewPodsGate returns a pods gate with the restart counts of the workload's pods now as its
 // baseline, so only restarts during the rollout count.
-func NewPodsGate(ctx context.Context, c kubernetes.Interface, ns, selector string) (*PodsGate, error) {
+func NewPodsGate(ctx context.Context, c k8s.Interface, ns, selector string) (*PodsGate, error) {
 	g := &PodsGate{Client: c, Namespace: ns, Selector: selector, baseline: map[string]int32{}}
 	pods, err := c.CoreV1().Pods(ns).List(ctx, metav1.ListOptions{LabelSelector: selector})
 	if err != nil {

@@ -10,7 +10,8 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+
+	"github.com/osctl/osctl/pkg/k8s"
 )
 
 // DefaultLeaseDuration is how long a rollout's Lease stays valid after its last renewal.
@@ -98,7 +99,7 @@ func (r *Runner) AwaitLease(ctx context.Context, t *Target, notify func(string))
 // awaitLease watches the Lease from obs until it has stayed unchanged for obs.Duration since
 // obs.ObservedAt, or was released (no holder), and returns it as last read. Any other change, or
 // the Lease gone, is a *HeldError (a Lease deleted by someone is no proof its holder is gone).
-func awaitLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, obs *LeaseInfo, now func() time.Time, notify func(string)) (*coordinationv1.Lease, error) {
+func awaitLease(ctx context.Context, c k8s.Interface, ns, hpa string, obs *LeaseInfo, now func() time.Time, notify func(string)) (*coordinationv1.Lease, error) {
 	every := min(max(obs.Duration/6, 200*time.Millisecond), 2*time.Second)
 	told := false
 	for {
@@ -152,7 +153,7 @@ func (k *leaseKeeper) watch(ctx context.Context) (context.Context, context.Cance
 }
 
 type leaseKeeper struct {
-	client   kubernetes.Interface
+	client   k8s.Interface
 	ns, name string
 	holder   string
 	duration time.Duration
@@ -177,7 +178,7 @@ func (k *leaseKeeper) start(ctx context.Context) {
 // acquireLease takes the Lease for holder. A Lease of another holder is taken over with force at
 // once; without, only once it stayed unchanged for its duration since obs (what the caller read
 // before; nil: from now), on this machine's clock (awaitLease), else it is a *HeldError.
-func acquireLease(ctx context.Context, c kubernetes.Interface, ns, hpa, holder string, d time.Duration, force bool, now func() time.Time, obs *LeaseInfo, notify func(string)) (*leaseKeeper, error) {
+func acquireLease(ctx context.Context, c k8s.Interface, ns, hpa, holder string, d time.Duration, force bool, now func() time.Time, obs *LeaseInfo, notify func(string)) (*leaseKeeper, error) {
 	k := &leaseKeeper{client: c, ns: ns, name: LeaseName(hpa), holder: holder, duration: d, now: now,
 		lost: make(chan struct{}), stop: make(chan struct{}), done: make(chan struct{})}
 	secs := int32((d + time.Second - 1) / time.Second)
@@ -332,7 +333,7 @@ func (k *leaseKeeper) release(ctx context.Context) {
 }
 
 // readLease returns the rollout's Lease, or nil when there is none.
-func readLease(ctx context.Context, c kubernetes.Interface, ns, hpa string, now time.Time) (*LeaseInfo, error) {
+func readLease(ctx context.Context, c k8s.Interface, ns, hpa string, now time.Time) (*LeaseInfo, error) {
 	l, err := c.CoordinationV1().Leases(ns).Get(ctx, LeaseName(hpa), metav1.GetOptions{})
 	if apierrors.IsNotFound(err) {
 		return nil, nil

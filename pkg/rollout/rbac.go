@@ -7,7 +7,6 @@ import (
 
 	authenticationv1 "k8s.io/api/authentication/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/osctl/osctl/pkg/k8s"
 )
@@ -96,7 +95,7 @@ func (e *PermissionError) Error() string {
 
 // CheckPermissions asks the API server (SelfSubjectAccessReview) whether the caller may do each
 // of perms and returns a *PermissionError listing those it may not.
-func CheckPermissions(ctx context.Context, c kubernetes.Interface, ns string, perms []Permission) error {
+func CheckPermissions(ctx context.Context, c k8s.Interface, ns string, perms []Permission) error {
 	missing, err := k8s.Missing(ctx, c, perms)
 	if err != nil {
 		return err
@@ -108,7 +107,7 @@ func CheckPermissions(ctx context.Context, c kubernetes.Interface, ns string, pe
 }
 
 // WhoAmI returns the caller's user name (SelfSubjectReview), or "" when the server does not say.
-func WhoAmI(ctx context.Context, c kubernetes.Interface) string {
+func WhoAmI(ctx context.Context, c k8s.Interface) string {
 	r, err := c.AuthenticationV1().SelfSubjectReviews().Create(ctx, &authenticationv1.SelfSubjectReview{}, metav1.CreateOptions{})
 	if err != nil {
 		return ""

@@ -9,12 +9,12 @@ import (
 	"os"
 	"time"
 
+	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/setting"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
 )
 
 // Defaults of a Runner.
@@ -25,7 +25,7 @@ const (
 
 // Runner runs, resumes and undoes rollouts of one HPA.
 type Runner struct {
-	Client    kubernetes.Interface
+	Client    k8s.Interface
 	Namespace string
 	HPA       string
 	// Holder identifies this process in the Lease and the journal (see NewHolder).

@@ -114,7 +114,7 @@ func extractMember(t *testing.T, archive, name, dir string) string {
 }
 
 // checkStaticStripped: no program interpreter or dynamic section (static), no symbol table or
-// DWARF (stripped).
+// DWARF (stripped), and at most maxBinaryBytes.
 func checkStaticStripped(t *testing.T, path string) {
 	f, err := elf.Open(path)
 	if err != nil {
@@ -133,5 +133,12 @@ func checkStaticStripped(t *testing.T, path string) {
 	}
 	if info, err := os.Stat(path); err == nil {
 		t.Logf("linux/amd64 osctl: %.1f MB, static, stripped", float64(info.Size())/1e6)
+		if info.Size() > maxBinaryBytes {
+			t.Errorf("%s is %d bytes, over %d (scripts/binsize.go lists what weighs what)", path, info.Size(), maxBinaryBytes)
+		}
 	}
 }
+
+// maxBinaryBytes is the most the released linux/amd64 osctl may weigh (issue 36), as
+// internal/cli's TestStaticLinuxBinarySize checks on every test run.
+const maxBinaryBytes = 60_000_000

@@ -6,7 +6,8 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+
+	"github.com/osctl/osctl/pkg/k8s"
 )
 
 // PodChecker says whether the pod named by an osctl holder value is gone from the namespace its
@@ -20,7 +21,7 @@ type PodChecker interface {
 
 // KubePods checks pods in the cluster of Client.
 type KubePods struct {
-	Client kubernetes.Interface
+	Client k8s.Interface
 	// Namespace is the kubeconfig's namespace. Holders are no longer looked up in it: each is
 	// looked up in the namespace its value records (a value without one is never judged gone).
 	Namespace string

@@ -12,8 +12,6 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
 
@@ -24,7 +22,7 @@ import (
 // the cluster). The directories go in on stdin; the pod needs sh, find, wc and sha256sum.
 type Pod struct {
 	REST      *rest.Config
-	Clientset kubernetes.Interface
+	Clientset k8s.Interface
 	Namespace string
 	Name      string
 	Container string // empty: the pod's default container (k8s.DefaultContainer)
@@ -73,7 +71,7 @@ func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
 		Container: container,
 		Command:   []string{"sh", "-c", podScript, "osctl-snapshot", p.Mount},
 		Stdin:     true, Stdout: true, Stderr: true,
-	}, scheme.ParameterCodec)
+	}, k8s.ParameterCodec)
 	exec, err := remotecommand.NewSPDYExecutor(p.REST, "POST", req.URL())
 	if err != nil {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v", p.Namespace, p.Name, err)
