@@ -143,6 +143,14 @@ func TestRolloutOnRealReadinessProbes(t *testing.T) {
 		if te.Last.Ready != 1 || te.Last.Current != 2 {
 			t.Errorf("last state %s, want 2 current and 1 ready", te.Last)
 		}
+		// The timeout names the pod that never became Ready, and the probe it did not pass.
+		if len(te.NotReady) != 1 || !strings.HasPrefix(te.NotReady[0], "pod web-") || strings.Contains(te.NotReady[0], first[0]) ||
+			!strings.Contains(te.NotReady[0], "container web running ") || !strings.HasSuffix(te.NotReady[0], "its readiness probe GET :8080/healthz has not passed)") {
+			t.Errorf("not-Ready pods %q, want the new pod, running, its probe GET :8080/healthz not passed", te.NotReady)
+		}
+		if !strings.Contains(out.Reason, "not Ready: pod web-") {
+			t.Errorf("reason %q does not name the pod", out.Reason)
+		}
 		if min, max, _ := w.HPA(t); min != 1 || max != 1 {
 			t.Fatalf("HPA %d-%d after the rollback, want 1-1", min, max)
 		}
