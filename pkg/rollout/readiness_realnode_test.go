@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -166,6 +167,50 @@ func TestRolloutOnRealReadinessProbes(t *testing.T) {
 		if j.Phase != rollout.PhaseRolledBack || j.LastGood != 1 {
 			t.Fatalf("journal phase %s last good %d, want rolled-back at 1", j.Phase, j.LastGood)
 		}
+	})
+}
+
+// TestRolloutPodsGateSeesARealProbeFail: at step 2 a pod that passed its probe starts failing it
+// (its /healthz removed through a real exec); the kubelet turns it not Ready, the pods gate fails
+// the hold on it, and the rollout rolls back to 1-1 keeping a Ready pod.
+func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
+	c := realnode.Shared(t)
+	w, _ := probedWeb(t, c)
+	r, gates := realRunner(t, w, "real-sick")
+	sick := make(chan string, 1)
+	r.Observer = func(p rollout.Progress) {
+		if p.Kind != rollout.ProgressReady || p.Step != 2 {
+			return
+		}
+		go func() {
+			pods := podNames(t, w)
+			pod := pods[len(pods)-1]
+			out, err := exec.Command(filepath.Join(c.Kube.BinDir, "kubectl"), "--kubeconfig="+c.Kube.Kubeconfig, "-n", w.NS,
+				"exec", pod, "--", "rm", "/www/healthz").CombinedOutput()
+			if err != nil {
+				t.Errorf("exec rm /www/healthz in %s: %v: %s", pod, err, out)
+			}
+			sick <- pod
+		}()
+	}
+	p := plan([]int32{1, 2}, nil)
+	p.Hold.Duration = 30 * time.Second
+	out, err := r.Run(context.Background(), mustInspect(t, r), p, gates)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := <-sick
+	var ge *rollout.GateError
+	if out.Phase != rollout.PhaseRolledBack || !errors.As(out.Err, &ge) || ge.Step != 2 || !strings.Contains(out.Reason, "pod "+pod) {
+		t.Fatalf("outcome %s: %v; want rolled back by the pods gate at step 2 naming pod %s", out.Phase, out.Err, pod)
+	}
+	if min, max, _ := w.HPA(t); min != 1 || max != 1 {
+		t.Fatalf("HPA %d-%d after the rollback, want 1-1", min, max)
+	}
+	w.WaitSettled(t, 1, 30*time.Second)
+	testenv.WaitFor(t, 30*time.Second, "one Ready pod left", func() (bool, error) {
+		ready, live := readyPods(t, w)
+		return ready == 1 && live == 1, nil
 	})
 }
 
