@@ -29,6 +29,8 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--profile", "nope", "--target", "http://127.0.0.1:1"}, "--profile"},
 		{[]string{}, "no target"},
 		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "auto"}, "--concurrency auto needs the tier to size the load to: add --deployment NAME"},
+		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "lots"}, "or auto"},
 		{[]string{"--target", "http://127.0.0.1:1", "--requests", "0"}, "--requests 0"},
 		{[]string{"--target", "http://127.0.0.1:1", "--max-error-rate", "2"}, "--max-error-rate"},
 		{[]string{"--target", "http://127.0.0.1:1", "--state-dir", "a", "--state-pod", "b"}, "pass one"},
