@@ -139,7 +139,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 		o.Fleets = fleets[0]
 		o.Fleets.AddFlags(cmd)
 	}
-	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report")
+	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report, and its ready pods' Passenger capacity (MAX_POOL + MAX_REQUESTS each) is checked against --concurrency before the load")
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
 	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
