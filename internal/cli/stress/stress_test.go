@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
+	"github.com/osctl/osctl/internal/testenv"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	judgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
 	"github.com/osctl/osctl/pkg/stress/attack"
@@ -214,5 +215,16 @@ func TestUnreachableTargetSaysWhy(t *testing.T) {
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "20 requests got no answer") || !strings.Contains(err.Error(), "connection refused") ||
 		!strings.Contains(err.Error(), strings.TrimPrefix(url, "http://")) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestConcurrencyAutoWithWorkersIsAUsageError: auto sizes a load sent from this process; with
+// --workers the run needs a number, and says so before it reads or creates anything.
+func TestConcurrencyAutoWithWorkersIsAUsageError(t *testing.T) {
+	r := testenv.RunOsctl(t, time.Minute, "stress", "--target", "http://127.0.0.1:1", "--concurrency", "auto", "--deployment", "web",
+		"--kubeconfig", filepath.Join(t.TempDir(), "none"), "--workers", "2")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--concurrency auto sizes the load of this process only: with --workers give --concurrency N") ||
+		strings.Count(strings.TrimSpace(r.Stderr), "\n") > 1 {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and one line asking for a number", r.Code, r.Stderr)
 	}
 }
