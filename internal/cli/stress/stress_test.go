@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	"github.com/osctl/osctl/internal/testenv"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	judgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
