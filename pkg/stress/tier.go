@@ -67,6 +67,16 @@ func DeploymentTier(ctx context.Context, cs kubernetes.Interface, namespace, nam
 	return ReadTier(ctx, cs, namespace, what, sel)
 }
 
+// fromEnv says whether every ready pod sets MAX_POOL or MAX_REQUESTS itself (none: false).
+func (t *Tier) fromEnv() bool {
+	for _, p := range t.Pods {
+		if p.Passenger.Source == workload.PassengerDefaultsSource {
+			return false
+		}
+	}
+	return len(t.Pods) > 0
+}
+
 func podReady(p *corev1.Pod) bool {
 	for _, c := range p.Status.Conditions {
 		if c.Type == corev1.PodReady {
@@ -104,8 +114,18 @@ func plural(n int) string {
 
 // SizeToTier applies the tier to c before the load: with ConcurrencyAuto, Concurrency becomes
 // the tier's capacity (an error when no pod is ready); otherwise a Concurrency beyond the
-// capacity gives a one-line warning naming both. note is the line to show ("" for none).
+// capacity gives a one-line warning naming both. note is the line to show ("" for none). The
+// entrypoint's defaults count for the openstudio profile only: for another, pods that set
+// neither MAX_POOL nor MAX_REQUESTS have no known capacity (nothing said; auto is an error).
 func SizeToTier(c *Config, t *Tier) (note string, err error) {
+	// The entrypoint's defaults are OpenStudio's: another target (elb-openapi, a plain route)
+	// has a Passenger capacity only where its pods say so.
+	if c.Profile != ProfileOpenStudio && !t.fromEnv() {
+		if c.ConcurrencyAuto {
+			return "", fieldErr("Concurrency", "auto: the ready pods of %s set no MAX_POOL or MAX_REQUESTS, so their capacity is not known: give {Concurrency} N", t.What)
+		}
+		return "", nil
+	}
 	if c.ConcurrencyAuto {
 		if t.Capacity < 1 {
 			return "", fieldErr("Concurrency", "auto: %s has no ready pod to size the load to: wait for its pods to be Ready, or give {Concurrency} N", t.What)

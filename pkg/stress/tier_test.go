@@ -52,25 +52,40 @@ func TestSizeToTier(t *testing.T) {
 	env := []corev1.EnvVar{{Name: "MAX_POOL", Value: "2"}, {Name: "MAX_REQUESTS", Value: "3"}}
 	tr := TierOfPods("Deployment ns/web", []corev1.Pod{tierPod("web-a", true, false, env...), tierPod("web-b", true, false, env...)})
 
-	c := Config{Concurrency: 1000}
+	c := Config{Profile: ProfileHTTP, Concurrency: 1000}
 	note, err := SizeToTier(&c, tr)
 	if err != nil || c.Concurrency != 1000 || strings.Contains(note, "\n") ||
 		!strings.HasPrefix(note, "{Concurrency} 1000 is beyond the capacity of Deployment ns/web, 10 concurrent requests (2 ready pods x (MAX_POOL 2 + MAX_REQUESTS 3) = 10)") {
 		t.Fatalf("beyond: %d %q %v", c.Concurrency, note, err)
 	}
-	c = Config{Concurrency: 10}
+	c = Config{Profile: ProfileOpenStudio, Concurrency: 10}
 	if note, err := SizeToTier(&c, tr); note != "" || err != nil {
 		t.Errorf("at the capacity: %q %v, want nothing said", note, err)
 	}
-	c = Config{ConcurrencyAuto: true}
+	c = Config{Profile: ProfileOpenStudio, ConcurrencyAuto: true}
 	note, err = SizeToTier(&c, tr)
 	if err != nil || c.Concurrency != 10 || note != "{Concurrency} auto: 10, the capacity of Deployment ns/web (2 ready pods x (MAX_POOL 2 + MAX_REQUESTS 3) = 10)" {
 		t.Fatalf("auto: %d %q %v", c.Concurrency, note, err)
 	}
-	c = Config{ConcurrencyAuto: true}
+	c = Config{Profile: ProfileOpenStudio, ConcurrencyAuto: true}
 	_, err = SizeToTier(&c, TierOfPods("Deployment ns/web", []corev1.Pod{tierPod("web-a", false, false)}))
 	var se *setting.Error
 	if !errors.As(err, &se) || se.Name != "Concurrency" || !strings.Contains(err.Error(), "no ready pod") {
 		t.Fatalf("auto with no ready pod: %v", err)
+	}
+	// Pods that set neither variable: OpenStudio's entrypoint defaults apply to the openstudio
+	// profile only; for another profile the capacity is not known.
+	plain := TierOfPods("Deployment ns/api", []corev1.Pod{tierPod("api-a", true, false)})
+	c = Config{Profile: ProfileOpenStudio, Concurrency: 1000}
+	if note, _ := SizeToTier(&c, plain); !strings.Contains(note, "66 concurrent requests (1 ready pod x (MAX_POOL 16 + MAX_REQUESTS 50) = 66)") {
+		t.Errorf("openstudio on the defaults: %q", note)
+	}
+	c = Config{Profile: ProfileJobs, Concurrency: 1000}
+	if note, err := SizeToTier(&c, plain); note != "" || err != nil {
+		t.Errorf("jobs on pods without Passenger settings: %q %v, want nothing said", note, err)
+	}
+	c = Config{Profile: ProfileJobs, ConcurrencyAuto: true}
+	if _, err := SizeToTier(&c, plain); !errors.As(err, &se) || !strings.Contains(err.Error(), "set no MAX_POOL or MAX_REQUESTS") {
+		t.Errorf("auto for jobs on pods without Passenger settings: %v", err)
 	}
 }

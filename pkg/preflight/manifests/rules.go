@@ -324,7 +324,7 @@ func passengerRule(f *Facts, in Input, d *appsv1.Deployment, pods int) preflight
 		}
 	}
 	if src == "" {
-		queue, pool, src = DefaultPassengerQ, DefaultPassengerPool, "the entrypoint defaults"
+		queue, pool, src = DefaultPassengerQ, DefaultPassengerPool, workload.PassengerDefaultsSource
 	}
 	if queue <= 0 {
 		queue = DefaultPassengerQ

@@ -13,6 +13,9 @@ const (
 	DefaultPassengerQueue = 50 // MAX_REQUESTS: its --max-request-queue-size
 )
 
+// PassengerDefaultsSource is the Source of settings that are the entrypoint's defaults.
+const PassengerDefaultsSource = "the entrypoint defaults"
+
 // Passenger is one pod's Passenger capacity: pool processes serving and queue slots waiting.
 type Passenger struct {
 	Pool, Queue int
@@ -43,7 +46,7 @@ func PassengerOf(spec corev1.PodSpec) Passenger {
 	if p, ok := PassengerEnv(spec.Containers); ok {
 		return p
 	}
-	return Passenger{Pool: DefaultPassengerPool, Queue: DefaultPassengerQueue, Source: "the entrypoint defaults"}
+	return Passenger{Pool: DefaultPassengerPool, Queue: DefaultPassengerQueue, Source: PassengerDefaultsSource}
 }
 
 func (p Passenger) withDefaults(src string) Passenger {
