@@ -170,7 +170,7 @@ func TestRolloutOnRealReadinessProbes(t *testing.T) {
 	})
 }
 
-// TestRolloutPodsGateSeesARealProbeFail: at step 2 a pod that passed its probe starts failing it
+// TestRolloutPodsGateSeesARealProbeFail: at a step of 2 replicas a pod that passed its probe starts failing it
 // (its /healthz removed through a real exec); the kubelet turns it not Ready, the pods gate fails
 // the hold on it, and the rollout rolls back to 1-1 keeping a Ready pod.
 func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
@@ -179,7 +179,7 @@ func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
 	r, gates := realRunner(t, w, "real-sick")
 	sick := make(chan string, 1)
 	r.Observer = func(p rollout.Progress) {
-		if p.Kind != rollout.ProgressReady || p.Step != 2 {
+		if p.Kind != rollout.ProgressReady || p.Step != 1 {
 			return
 		}
 		go func() {
@@ -193,16 +193,16 @@ func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
 			sick <- pod
 		}()
 	}
-	p := plan([]int32{1, 2}, nil)
-	p.Hold.Duration = 30 * time.Second
+	p := plan([]int32{2}, nil)
+	p.Hold.Duration = 30 * time.Second // the step ends at the gate's failure, well before
 	out, err := r.Run(context.Background(), mustInspect(t, r), p, gates)
 	if err != nil {
 		t.Fatal(err)
 	}
 	pod := <-sick
 	var ge *rollout.GateError
-	if out.Phase != rollout.PhaseRolledBack || !errors.As(out.Err, &ge) || ge.Step != 2 || !strings.Contains(out.Reason, "pod "+pod) {
-		t.Fatalf("outcome %s: %v; want rolled back by the pods gate at step 2 naming pod %s", out.Phase, out.Err, pod)
+	if out.Phase != rollout.PhaseRolledBack || !errors.As(out.Err, &ge) || ge.Step != 1 || !strings.Contains(out.Reason, "pod "+pod+": not Ready") {
+		t.Fatalf("outcome %s: %v; want rolled back by the pods gate at step 1 (2 replicas) naming pod %s", out.Phase, out.Err, pod)
 	}
 	if min, max, _ := w.HPA(t); min != 1 || max != 1 {
 		t.Fatalf("HPA %d-%d after the rollback, want 1-1", min, max)
