@@ -159,6 +159,9 @@ func (r *Runner) settleAndHold(ctx context.Context, j *Journal, gates []Gate, ho
 		var te *TimeoutError
 		if errors.As(err, &te) {
 			te.What += fmt.Sprintf(" within the step timeout %s", j.Plan.StepTimeout.Duration)
+			pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
+			te.NotReady = notReadyPods(pctx, r, j.Deployment, r.now())
+			cancel()
 		}
 		return r.causeOf(specCtx, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv2 "k8s.io/api/autoscaling/v2"
@@ -48,13 +49,18 @@ func (s DeploymentState) Settled(r Range) bool {
 
 // TimeoutError is a step or rollback that did not settle in time.
 type TimeoutError struct {
-	What  string
-	Last  DeploymentState
-	Range Range
+	What     string
+	Last     DeploymentState
+	Range    Range
+	NotReady []string // the pods that were not Ready at the timeout, each with why
 }
 
 func (e *TimeoutError) Error() string {
-	return fmt.Sprintf("%s: the Deployment did not reach %s ready replicas in time (last seen %s)", e.What, e.Range, e.Last)
+	s := fmt.Sprintf("%s: the Deployment did not reach %s ready replicas in time (last seen %s)", e.What, e.Range, e.Last)
+	if len(e.NotReady) > 0 {
+		s += "; not Ready: " + strings.Join(e.NotReady, ", ")
+	}
+	return s
 }
 
 // waitSettled watches (never polls) the Deployment until it is settled in r or ctx ends. The

@@ -33,6 +33,8 @@ type Config struct {
 	Requests int
 	// Concurrency is how many requests are in flight at once (with Rate, the most).
 	Concurrency int
+	// ConcurrencyAuto runs at the tier's capacity (Deps.Tier), in place of Concurrency.
+	ConcurrencyAuto bool
 	// Duration bounds the sending (0: no bound beyond Requests).
 	Duration time.Duration
 	// Rate is requests per second, open loop (0: closed loop at Concurrency).
@@ -143,7 +145,7 @@ func (c Config) WithDefaults() Config {
 	if c.Timeout == 0 {
 		c.Timeout = time.Minute
 	}
-	if c.Concurrency == 0 {
+	if c.Concurrency == 0 && !c.ConcurrencyAuto {
 		c.Concurrency = 1
 	}
 	if c.Kind().Files && c.Analyses == 0 {
@@ -195,7 +197,7 @@ func (c Config) Check() error {
 	switch {
 	case len(c.Targets) == 0:
 		return fieldErr("Targets", ": none given: pass {Targets} URL[,URL...]")
-	case c.Concurrency < 1 || c.Concurrency > 1_000_000:
+	case (c.Concurrency < 1 && !(c.ConcurrencyAuto && c.Concurrency == 0)) || c.Concurrency > 1_000_000: // auto: Run sets it from the tier
 		return fieldErr("Concurrency", "%d: use 1 to 1000000", c.Concurrency)
 	case c.Requests < 0:
 		return fieldErr("Requests", "%d: must be 0 or more", c.Requests)

@@ -27,6 +27,9 @@ type Deps struct {
 	History io.Writer
 	// Workload reads the Deployment under test at the end of the run (nil: none).
 	Workload func(ctx context.Context) (*history.Workload, error)
+	// Tier reads the capacity of the pods the load reaches, before the load (nil: not read; a
+	// Config with ConcurrencyAuto needs it). ReadTier and TierOfPods make one.
+	Tier func(ctx context.Context) (*Tier, error)
 	// Now is the clock (time.Now by default).
 	Now func() time.Time
 	// Observer hears how the run goes.

@@ -24,6 +24,10 @@ const postTimeout = 30 * time.Second
 // verdict, not errors. When ctx ends the load stops and the run judges what it has (a partial
 // report).
 func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
+	tier, note, err := sizeRun(ctx, &cfg, d)
+	if err != nil {
+		return nil, err
+	}
 	cfg = cfg.WithDefaults()
 	if err := cfg.Check(); err != nil {
 		return nil, err
@@ -31,9 +35,32 @@ func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	r := &runner{cfg: cfg, d: d}
+	r := &runner{cfg: cfg, d: d, tier: tier}
 	defer r.close()
+	if note != "" {
+		r.notice("%s", note)
+	}
 	return r.run(ctx)
+}
+
+// sizeRun reads the tier (Deps.Tier) and sizes cfg to it (SizeToTier). A tier that cannot be
+// read fails a run at --concurrency auto; any other run goes on, with a notice.
+func sizeRun(ctx context.Context, cfg *Config, d Deps) (*Tier, string, error) {
+	if d.Tier == nil {
+		if cfg.ConcurrencyAuto {
+			return nil, "", fieldErr("Concurrency", "auto needs the tier it sizes the load to: add {Deployment} NAME")
+		}
+		return nil, "", nil
+	}
+	t, err := d.Tier(ctx)
+	if err != nil {
+		if cfg.ConcurrencyAuto {
+			return nil, "", fmt.Errorf("reading the tier's capacity to size the load to: %w", err)
+		}
+		return nil, "reading the tier's capacity: " + err.Error(), nil
+	}
+	note, err := SizeToTier(cfg, t)
+	return t, note, err
 }
 
 type runner struct {
@@ -46,6 +73,7 @@ type runner struct {
 	setup   *Setup
 	notices []string
 	closers []func()
+	tier    *Tier // read before the load (nil: not read)
 }
 
 func (r *runner) close() {
@@ -99,6 +127,12 @@ func (r *runner) begin(ctx context.Context) error {
 	r.hdr = history.Header{Schema: history.SchemaVersion, Run: cfg.Run, Profile: cfg.Profile, Requests: cfg.Requests, Concurrency: cfg.Concurrency,
 		Rate: cfg.Rate, FileLimit: pr.FileLimit, Ignore: cfg.Ignore, MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended,
 		Started: r.d.Now().UTC(), Version: cfg.Version}
+	if r.tier != nil {
+		r.hdr.TierCapacity = r.tier.Capacity
+	}
+	if cfg.ConcurrencyAuto {
+		r.hdr.ConcurrencySource = "auto"
+	}
 	if w, ok := r.fleet.(interface{ Workers() int }); ok {
 		r.hdr.Workers = w.Workers()
 	}

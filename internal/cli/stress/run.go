@@ -43,6 +43,13 @@ func runStress(ctx context.Context, o *Options) error {
 			}
 			return pstress.Workload(ctx, kc.Clientset, kc.Namespace, o.Deployment)
 		}
+		d.Tier = func(ctx context.Context) (*pstress.Tier, error) {
+			kc, err := o.Factory.Kube()
+			if err != nil {
+				return nil, err
+			}
+			return pstress.DeploymentTier(ctx, kc.Clientset, kc.Namespace, o.Deployment)
+		}
 	}
 	// A second Ctrl-C exits at once: say what that leaves undone at the phase the run is in.
 	var phase atomic.Value

@@ -108,7 +108,8 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.StringSliceVar(&o.Targets, "target", nil, "base URL of the target, or comma-separated URLs of each replica (round-robin); for --profile http, the route itself")
 	fl.StringVar(&c.Profile, "profile", d.Profile, "workload: openstudio, jobs or http")
 	fl.IntVar(&c.Requests, "requests", d.Requests, "load requests to send (0 with --duration: until it ends; --profile http with --duration alone is bounded by the duration)")
-	fl.IntVarP(&c.Concurrency, "concurrency", "c", d.Concurrency, "requests in flight at once (closed loop); with --rate, the most in flight")
+	c.Concurrency = d.Concurrency
+	fl.VarP(concurrencyFlag{c}, "concurrency", "c", "requests in flight at once (closed loop); with --rate, the most in flight; auto: the capacity of the --deployment's ready pods, each MAX_POOL + MAX_REQUESTS (beyond that capacity osctl warns before the load)")
 	fl.DurationVar(&c.Duration, "duration", 0, "stop sending after this long (0: no bound beyond --requests)")
 	fl.Float64Var(&c.Rate, "rate", 0, "requests per second, open loop (latency counted from each request's intended send time)")
 	fl.DurationVar(&c.Timeout, "timeout", d.Timeout, "timeout of one request (a timed-out request is ambiguous)")
@@ -138,7 +139,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 		o.Fleets = fleets[0]
 		o.Fleets.AddFlags(cmd)
 	}
-	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report")
+	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report, and its ready pods' Passenger capacity (MAX_POOL + MAX_REQUESTS each) is checked against --concurrency before the load")
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
 	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
@@ -190,6 +191,12 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	}
 	if o.Deployment != "" && !o.Factory.KubeConfigured() {
 		return cmdutil.Usage("--deployment needs --kubeconfig (or KUBECONFIG) to read the workload")
+	}
+	if c.ConcurrencyAuto && o.Deployment == "" {
+		return cmdutil.Usage("--concurrency auto needs the tier to size the load to: add --deployment NAME (with --kubeconfig)")
+	}
+	if w := cmd.Flags().Lookup("workers"); c.ConcurrencyAuto && w != nil && w.Value.String() != "0" {
+		return cmdutil.Usage("--concurrency auto sizes the load of this process only: with --workers give --concurrency N")
 	}
 	c.Version = o.Factory.Version
 	if o.Fleets != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	judgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -29,6 +30,8 @@ func TestFlagValidation(t *testing.T) {
 		{[]string{"--profile", "nope", "--target", "http://127.0.0.1:1"}, "--profile"},
 		{[]string{}, "no target"},
 		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "auto"}, "--concurrency auto needs the tier to size the load to: add --deployment NAME"},
+		{[]string{"--target", "http://127.0.0.1:1", "--concurrency", "lots"}, "or auto"},
 		{[]string{"--target", "http://127.0.0.1:1", "--requests", "0"}, "--requests 0"},
 		{[]string{"--target", "http://127.0.0.1:1", "--max-error-rate", "2"}, "--max-error-rate"},
 		{[]string{"--target", "http://127.0.0.1:1", "--state-dir", "a", "--state-pod", "b"}, "pass one"},
@@ -212,5 +215,16 @@ func TestUnreachableTargetSaysWhy(t *testing.T) {
 	if cmdutil.ExitCode(err) != 2 || !strings.Contains(err.Error(), "20 requests got no answer") || !strings.Contains(err.Error(), "connection refused") ||
 		!strings.Contains(err.Error(), strings.TrimPrefix(url, "http://")) {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestConcurrencyAutoWithWorkersIsAUsageError: auto sizes a load sent from this process; with
+// --workers the run needs a number, and says so before it reads or creates anything.
+func TestConcurrencyAutoWithWorkersIsAUsageError(t *testing.T) {
+	r := testenv.RunOsctl(t, time.Minute, "stress", "--target", "http://127.0.0.1:1", "--concurrency", "auto", "--deployment", "web",
+		"--kubeconfig", filepath.Join(t.TempDir(), "none"), "--workers", "2")
+	if r.Code != 2 || !strings.Contains(r.Stderr, "--concurrency auto sizes the load of this process only: with --workers give --concurrency N") ||
+		strings.Count(strings.TrimSpace(r.Stderr), "\n") > 1 {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and one line asking for a number", r.Code, r.Stderr)
 	}
 }

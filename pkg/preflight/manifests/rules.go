@@ -34,8 +34,8 @@ const (
 	RuleSinglePDB        = "single-owner.pdb"
 	SingleOwnerAnno      = "osctl.io/single-owner"
 	LockingAnnotation    = "osctl.io/distributed-locking"
-	DefaultPassengerPool = 16 // the OpenStudio entrypoint's MAX_POOL default
-	DefaultPassengerQ    = 50 // ... and MAX_REQUESTS default
+	DefaultPassengerPool = workload.DefaultPassengerPool  // the OpenStudio entrypoint's MAX_POOL default
+	DefaultPassengerQ    = workload.DefaultPassengerQueue // ... and MAX_REQUESTS default
 	// DefaultPassengerMaxRatio is the queue:pool ratio above which web.passenger WARNs.
 	DefaultPassengerMaxRatio = 20.0
 )
@@ -313,15 +313,8 @@ func passengerRule(f *Facts, in Input, d *appsv1.Deployment, pods int) preflight
 	subject := "deployment/" + d.Name
 	pool, queue := 0, 0
 	src := ""
-	for _, c := range d.Spec.Template.Spec.Containers {
-		q, okQ := workload.Env(c, "MAX_REQUESTS")
-		p, okP := workload.Env(c, "MAX_POOL")
-		if okQ || okP {
-			queue, _ = strconv.Atoi(strings.TrimSpace(q))
-			pool, _ = strconv.Atoi(strings.TrimSpace(p))
-			src = "env MAX_REQUESTS/MAX_POOL of container " + c.Name
-			break
-		}
+	if p, ok := workload.PassengerEnv(d.Spec.Template.Spec.Containers); ok {
+		pool, queue, src = p.Pool, p.Queue, p.Source
 	}
 	if src == "" {
 		q, okQ := in.Values.Int("web", "passenger_max_request_queue_size")
@@ -331,7 +324,7 @@ func passengerRule(f *Facts, in Input, d *appsv1.Deployment, pods int) preflight
 		}
 	}
 	if src == "" {
-		queue, pool, src = DefaultPassengerQ, DefaultPassengerPool, "the entrypoint defaults"
+		queue, pool, src = DefaultPassengerQ, DefaultPassengerPool, workload.PassengerDefaultsSource
 	}
 	if queue <= 0 {
 		queue = DefaultPassengerQ

@@ -211,14 +211,18 @@ type Header struct {
 	TargetInfo []TargetInfo `json:"target_info,omitempty"`
 	// Rate, Duration and FileLimit are the load's bounds: requests per second (0: closed loop),
 	// how long it could send, and the open-files limit it ran with.
-	Rate        float64  `json:"rate,omitempty"`
-	Duration    string   `json:"duration,omitempty"`
-	FileLimit   uint64   `json:"open_files_limit,omitempty"`
-	Requests    int      `json:"requests"`
-	Concurrency int      `json:"concurrency"`
-	Analyses    int      `json:"analyses,omitempty"`
-	Project     string   `json:"project,omitempty"`
-	Ignore      []string `json:"ignore,omitempty"`
+	Rate        float64 `json:"rate,omitempty"`
+	Duration    string  `json:"duration,omitempty"`
+	FileLimit   uint64  `json:"open_files_limit,omitempty"`
+	Requests    int     `json:"requests"`
+	Concurrency int     `json:"concurrency"`
+	// ConcurrencySource is "auto" when Concurrency is the tier's capacity (--concurrency auto),
+	// else empty; TierCapacity is the capacity read before the load (0: not read).
+	ConcurrencySource string   `json:"concurrency_source,omitempty"`
+	TierCapacity      int      `json:"tier_capacity,omitempty"`
+	Analyses          int      `json:"analyses,omitempty"`
+	Project           string   `json:"project,omitempty"`
+	Ignore            []string `json:"ignore,omitempty"`
 	// Mix is the openstudio profile's effective mix: the operations it sent, by weight (start is
 	// 0 when no target may receive it).
 	Mix       map[string]int `json:"mix,omitempty"`

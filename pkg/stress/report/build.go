@@ -19,7 +19,8 @@ func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Jud
 	hd := h.Header
 	r := &Report{Schema: Schema, SchemaVersion: SchemaVersion, OsctlVersion: version, Run: hd.Run, Profile: hd.Profile,
 		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration, Analyses: hd.Analyses,
-		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(hd)}
+		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(hd),
+		ConcurrencySource: hd.ConcurrencySource, TierCapacity: hd.TierCapacity}
 	r.Counts = st.Counts()
 	hist := st.Histogram()
 	r.Latency = attack.Summarize(hist)

@@ -31,13 +31,17 @@ type Report struct {
 	Profile       string   `json:"profile"`
 	Targets       []Target `json:"targets"`
 
-	Requests    int     `json:"requests"` // N asked for (0: bounded by duration)
-	Concurrency int     `json:"concurrency"`
-	Rate        float64 `json:"rate,omitempty"`
-	Duration    string  `json:"duration,omitempty"`
-	Engine      string  `json:"engine,omitempty"` // how requests were sent: event-loop or goroutines
-	Analyses    int     `json:"analyses,omitempty"`
-	Project     string  `json:"project,omitempty"`
+	Requests    int `json:"requests"` // N asked for (0: bounded by duration)
+	Concurrency int `json:"concurrency"`
+	// ConcurrencySource is "auto" when Concurrency is the tier's capacity (--concurrency auto);
+	// TierCapacity is the capacity of the pods under test read before the load (0: not read).
+	ConcurrencySource string  `json:"concurrency_source,omitempty"`
+	TierCapacity      int     `json:"tier_capacity,omitempty"`
+	Rate              float64 `json:"rate,omitempty"`
+	Duration          string  `json:"duration,omitempty"`
+	Engine            string  `json:"engine,omitempty"` // how requests were sent: event-loop or goroutines
+	Analyses          int     `json:"analyses,omitempty"`
+	Project           string  `json:"project,omitempty"`
 
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`

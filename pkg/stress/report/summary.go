@@ -30,7 +30,7 @@ func (r *Report) Summary() []Row {
 	if r.Engine != "" {
 		engine = " (" + r.Engine + ")"
 	}
-	row("requests", "%d sent, concurrency %d, peak in flight %d, %.0f req/s%s", c.Total, r.Concurrency, r.PeakInFlight, r.Throughput, engine)
+	row("requests", "%d sent, concurrency %d%s, peak in flight %d, %.0f req/s%s", c.Total, r.Concurrency, r.concurrencyNote(), r.PeakInFlight, r.Throughput, engine)
 	row("outcomes", "%d acknowledged (%s), %d rejected, %d ambiguous", c.Acknowledged, detect.Pct(r.AckFraction), c.Rejected, c.Ambiguous)
 	row("status", "2xx %d, 4xx %d, 503 %d, other 5xx %d, timeouts %d, transport errors %d", c.Status2xx, c.Status4xx, c.Status503, c.Status5xx, c.Timeouts, c.Errors)
 	if r.Latency.Count == 0 && c.Total > 0 {
@@ -99,4 +99,17 @@ func requestsCell(f detect.Finding) string {
 		reqs = append(reqs, fmt.Sprintf("#%d %s %s", q.Seq, q.Op, q.Outcome))
 	}
 	return strings.Join(reqs, "; ")
+}
+
+// concurrencyNote says where the concurrency came from, against the tier's capacity.
+func (r *Report) concurrencyNote() string {
+	switch {
+	case r.ConcurrencySource == "auto":
+		return " (auto: the tier's capacity)"
+	case r.TierCapacity > 0 && r.Concurrency > r.TierCapacity:
+		return fmt.Sprintf(" (beyond the tier's capacity %d)", r.TierCapacity)
+	case r.TierCapacity > 0:
+		return fmt.Sprintf(" (tier capacity %d)", r.TierCapacity)
+	}
+	return ""
 }
