@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/osctl/osctl/pkg/k8s"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
 
 	"github.com/osctl/osctl/pkg/preflight/workload"
 )
@@ -45,7 +45,7 @@ func TierOfPods(what string, pods []corev1.Pod) *Tier {
 }
 
 // ReadTier is the tier of the pods selector matches in namespace.
-func ReadTier(ctx context.Context, cs kubernetes.Interface, namespace, what string, selector labels.Selector) (*Tier, error) {
+func ReadTier(ctx context.Context, cs k8s.Interface, namespace, what string, selector labels.Selector) (*Tier, error) {
 	l, err := cs.CoreV1().Pods(namespace).List(ctx, metav1.ListOptions{LabelSelector: selector.String()})
 	if err != nil {
 		return nil, fmt.Errorf("listing the pods of %s: %w", what, err)
@@ -54,7 +54,7 @@ func ReadTier(ctx context.Context, cs kubernetes.Interface, namespace, what stri
 }
 
 // DeploymentTier is the tier of the Deployment's pods (its selector's).
-func DeploymentTier(ctx context.Context, cs kubernetes.Interface, namespace, name string) (*Tier, error) {
+func DeploymentTier(ctx context.Context, cs k8s.Interface, namespace, name string) (*Tier, error) {
 	what := "Deployment " + namespace + "/" + name
 	d, err := cs.AppsV1().Deployments(namespace).Get(ctx, name, metav1.GetOptions{})
 	if err != nil {
