@@ -1,6 +1,8 @@
 package workers
 
 import (
+	"fmt"
+
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -26,4 +28,19 @@ func (c *conn) lostSnapshot(records bool) attack.Snapshot {
 		return attack.Snapshot{}
 	}
 	return s
+}
+
+// reportLosses says at once, through the fleet's Log, when a worker is lost during the load (its
+// stream ended, its process or pod died), rather than only when the load ends: the others go on,
+// and the run may have a long way to go. It stops when done is closed.
+func (f *Fleet) reportLosses(done <-chan struct{}) {
+	for _, c := range f.conns {
+		go func() {
+			select {
+			case <-c.lost:
+				f.o.Log(fmt.Sprintf("%s was lost during the load: %s; the other workers go on", c.name(), c.why()))
+			case <-done:
+			}
+		}()
+	}
 }
