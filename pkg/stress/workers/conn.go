@@ -108,6 +108,7 @@ func (c *conn) explain() string {
 	if err := c.proc.Err(); err != nil && !strings.Contains(msg, err.Error()) {
 		msg += ": " + err.Error()
 	}
+	msg += killedHint(msg)
 	if s := lastLine(c.proc.Stderr()); s != "" {
 		msg += "; it said: " + s
 	}

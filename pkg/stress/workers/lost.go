@@ -2,6 +2,7 @@ package workers
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -43,4 +44,16 @@ func (f *Fleet) reportLosses(done <-chan struct{}) {
 			}
 		}()
 	}
+}
+
+var exit137 = regexp.MustCompile(`exit code 137(\D|$)`)
+
+// killedHint says what a worker's exit code 137 (SIGKILL) most likely means: on a real node, the
+// kernel's OOM killer at its container's memory limit (the exec'd worker is the container's
+// largest process, and not its main one, so the pod's status does not say OOMKilled).
+func killedHint(msg string) string {
+	if !exit137.MatchString(msg) {
+		return ""
+	}
+	return " (SIGKILL: what the kernel's OOM killer sends when the worker's container reaches its memory limit; give the workers more memory, or fewer connections each)"
 }

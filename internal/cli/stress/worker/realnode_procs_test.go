@@ -51,3 +51,31 @@ func loadWorkerPid(node *realnode.Node, uid string, nsPid int) int {
 	}
 	return 0
 }
+
+// memoryCgroup is the directory of pid's memory cgroup (cgroup v1).
+func memoryCgroup(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cgroup", pid))
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.SplitN(line, ":", 3); len(f) == 3 && strings.Contains(","+f[1]+",", ",memory,") {
+			return "/sys/fs/cgroup/memory" + f[2]
+		}
+	}
+	return ""
+}
+
+// oomKills is how many processes the kernel's OOM killer killed in the memory cgroup dir
+// (memory.oom_control's oom_kill), -1 when it cannot tell.
+func oomKills(dir string) int {
+	b, err := os.ReadFile(dir + "/memory.oom_control")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) == 2 && f[0] == "oom_kill" {
+			n := -1
+			_, _ = fmt.Sscan(f[1], &n)
+			return n
+		}
+	}
+	return -1
+}

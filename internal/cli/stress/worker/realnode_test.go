@@ -6,10 +6,12 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -142,4 +144,136 @@ func TestWorkersOnRealPods(t *testing.T) {
 	w.nothingLeft(t, r.rep.Run)
 	testenv.Eventually(t, 30*time.Second, "the workers' processes to leave the node", func() bool { return len(workerProcs(w.c.Nodes[0])) == 0 },
 		func() string { return fmt.Sprint(workerProcs(w.c.Nodes[0])) })
+}
+
+// fault is one way to lose worker 1 mid-run on a real node, called once the load began: it does
+// it (or waits for it), and returns when it happened and what else to do once the loss was
+// reported (nil: nothing).
+type fault func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (at time.Time, after func())
+
+// faultRun runs two workers for a bounded load (15 s) against a redlock sandbox; once the load is
+// under way it applies the fault to worker 1. The coordinator must say worker 1 was lost within
+// 30 s of the fault, and the run must end within 30 s of it, with exit 2, the report naming the
+// lost worker; the Job and its pods are gone afterwards. It returns the run.
+func faultRun(t *testing.T, w *realWorld, f fault, extra []string, lost ...int) run {
+	t.Helper()
+	hist := filepath.Join(t.TempDir(), "history.jsonl")
+	var kill, reported time.Time
+	args := []string{"--duration", "15s", "--concurrency", "10", "--analyses", "2", "--background-wait", "0", "--settle-timeout", "10s", "--history", hist}
+	r := w.stress(t, 2, append(args, extra...),
+		func(_ *exec.Cmd, errb *testenv.LockedBuffer) {
+			pods := w.workerPods(t, errb, 2)
+			testenv.Eventually(t, 60*time.Second, "the load to begin", func() bool { return strings.Contains(errb.String(), "load workers\n") }, errb.String)
+			var pod corev1.Pod
+			nsPid := 0
+			for _, m := range readyRe.FindAllStringSubmatch(errb.String(), -1) {
+				for _, p := range pods {
+					if m[1] == "1" && m[2] == p.Name {
+						pod = p
+						_, _ = fmt.Sscan(m[4], &nsPid)
+					}
+				}
+			}
+			if nsPid == 0 {
+				t.Fatalf("no pod and pid for worker 1:\n%s", errb.String())
+			}
+			var after func()
+			kill, after = f(t, w, pod, nsPid)
+			testenv.Eventually(t, 30*time.Second, "the coordinator to say worker 1 was lost", func() bool {
+				return strings.Contains(errb.String(), "worker 1 (pod "+pod.Name+") was lost during the load: ")
+			}, errb.String)
+			reported = time.Now()
+			if after != nil {
+				after()
+			}
+		})
+	exit := time.Now()
+	t.Logf("exit %d; worker 1's loss reported %s after the fault, the run ended %s after it; %s\n%s", r.Code,
+		reported.Sub(kill).Round(time.Millisecond), exit.Sub(kill).Round(time.Millisecond), r.rep.Headline(), r.Stderr)
+	if r.Code != 2 {
+		t.Fatalf("exit %d (verdict %s, partial %v), want 2\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.Stderr)
+	}
+	if d := exit.Sub(kill); d > 30*time.Second {
+		t.Errorf("the run ended %s after the fault, want within 30s", d)
+	}
+	if len(r.rep.Workers) != 2 {
+		t.Fatalf("workers in the report: %+v", r.rep.Workers)
+	}
+	for _, i := range lost {
+		if !r.rep.Workers[i].Lost || !strings.Contains(r.rep.StopReason, fmt.Sprintf("worker %d (pod %s)", i, r.rep.Workers[i].Pod)) {
+			t.Errorf("worker %d: lost %v; stop reason %q", i, r.rep.Workers[i].Lost, r.rep.StopReason)
+		}
+	}
+	w.nothingLeft(t, r.rep.Run)
+	return r
+}
+
+// TestWorkerLostOnARealNode: worker 1 is lost mid-run, four ways. Its process, killed inside its
+// container (found through /proc on the node, as the image has no shell for an exec of kill); its
+// pod deleted; its memory limit exceeded (the kernel's OOM killer); and the node's container
+// runtime killed (containerd, by the pid the harness started), which ends both workers' exec
+// streams. Each is reported within 30 s, and the run ends within 30 s with exit 2, naming the
+// lost worker.
+func TestWorkerLostOnARealNode(t *testing.T) {
+	w := newRealWorld(t, "redlock")
+	t.Run("process-killed", func(t *testing.T) {
+		r := faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (time.Time, func()) {
+			time.Sleep(2 * time.Second)
+			pid := loadWorkerPid(w.c.Nodes[0], string(pod.UID), nsPid)
+			if pid == 0 {
+				t.Fatalf("no load worker process of pod %s (pid %d in it) on the node: %+v", pod.Name, nsPid, workerProcs(w.c.Nodes[0]))
+			}
+			at := time.Now()
+			if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+				t.Fatalf("kill %d: %v", pid, err)
+			}
+			return at, nil
+		}, nil, 1)
+		if r.rep.Workers[0].Lost {
+			t.Errorf("worker 0 was lost too: %s", r.rep.Workers[0].Reason)
+		}
+	})
+	t.Run("pod-deleted", func(t *testing.T) {
+		faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, _ int) (time.Time, func()) {
+			time.Sleep(2 * time.Second)
+			at := time.Now()
+			w.k.Kubectl(t, "delete", "pod", "-n", w.ns, pod.Name, "--wait=false")
+			return at, nil
+		}, nil, 1)
+	})
+	t.Run("oom-killed", func(t *testing.T) {
+		// 40Mi holds an idle worker (about 6 MB of its own) and a load worker as it starts, not a
+		// load worker at concurrency 100 (about 35 MB of its own, and the binary's pages).
+		faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (time.Time, func()) {
+			n := w.c.Nodes[0]
+			pid := loadWorkerPid(n, string(pod.UID), nsPid)
+			if pid == 0 {
+				t.Fatalf("no load worker process of pod %s (pid %d in it) on the node: %+v", pod.Name, nsPid, workerProcs(n))
+			}
+			cg := memoryCgroup(pid)
+			testenv.Eventually(t, 60*time.Second, "worker 1's load worker to be OOM-killed", func() bool {
+				_, err := os.Stat(fmt.Sprintf("/proc/%d", pid))
+				return err != nil
+			}, func() string { return fmt.Sprint(workerProcs(n)) })
+			at := time.Now()
+			if k := oomKills(cg); k < 1 {
+				t.Errorf("worker 1's load worker ended, but its container's memory cgroup %s counts no OOM kill", cg)
+			}
+			return at, nil
+		}, []string{"--worker-resources", "memory=40Mi", "--concurrency", "100", "--requests", "100000"}, 1)
+	})
+	t.Run("containerd-killed", func(t *testing.T) {
+		n := w.c.Nodes[0]
+		faultRun(t, w, func(t *testing.T, w *realWorld, _ corev1.Pod, _ int) (time.Time, func()) {
+			time.Sleep(2 * time.Second)
+			at := time.Now()
+			pid := n.KillContainerd()
+			t.Logf("killed containerd (pid %d)", pid)
+			return at, func() {
+				if err := n.RestartContainerd(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}, nil, 0, 1)
+	})
 }
