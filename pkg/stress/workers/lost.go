@@ -48,6 +48,10 @@ func (f *Fleet) reportLosses(done <-chan struct{}) {
 
 var exit137 = regexp.MustCompile(`exit code 137(\D|$)`)
 
+// noStatusHint says what an exec stream that ended without the worker's exit status, its pod
+// still there, most likely means.
+const noStatusHint = "; its exec stream ended without the worker's exit status while its pod is still there: the node's container runtime or kubelet, or the connection to them, went away"
+
 // killedHint says what a worker's exit code 137 (SIGKILL) most likely means: on a real node, the
 // kernel's OOM killer at its container's memory limit (the exec'd worker is the container's
 // largest process, and not its main one, so the pod's status does not say OOMKilled).
@@ -55,5 +59,5 @@ func killedHint(msg string) string {
 	if !exit137.MatchString(msg) {
 		return ""
 	}
-	return " (SIGKILL: what the kernel's OOM killer sends when the worker's container reaches its memory limit; give the workers more memory, or fewer connections each)"
+	return " (SIGKILL: the kernel's OOM killer, if the worker's container reached its memory limit (then give the workers more memory, or fewer connections each), or a kill -9)"
 }

@@ -155,7 +155,7 @@ type fault func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (at time.
 // under way it applies the fault to worker 1. The coordinator must say worker 1 was lost within
 // 30 s of the fault, and the run must end within 30 s of it, with exit 2, the report naming the
 // lost worker; the Job and its pods are gone afterwards. It returns the run.
-func faultRun(t *testing.T, w *realWorld, f fault, extra []string, lost ...int) run {
+func faultRun(t *testing.T, w *realWorld, f fault, extra []string, reason string, lost ...int) run {
 	t.Helper()
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	var kill, reported time.Time
@@ -191,7 +191,7 @@ func faultRun(t *testing.T, w *realWorld, f fault, extra []string, lost ...int) 
 	t.Logf("exit %d; worker 1's loss reported %s after the fault, the run ended %s after it; %s\n%s", r.Code,
 		reported.Sub(kill).Round(time.Millisecond), exit.Sub(kill).Round(time.Millisecond), r.rep.Headline(), r.Stderr)
 	if r.Code != 2 {
-		t.Fatalf("exit %d (verdict %s, partial %v), want 2\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.Stderr)
+		t.Fatalf("exit %d (verdict %s, partial %v, findings %v: %.3000v), want 2\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.rep.FindingCounts, r.rep.Findings, r.Stderr)
 	}
 	if d := exit.Sub(kill); d > 30*time.Second {
 		t.Errorf("the run ended %s after the fault, want within 30s", d)
@@ -202,6 +202,9 @@ func faultRun(t *testing.T, w *realWorld, f fault, extra []string, lost ...int) 
 	for _, i := range lost {
 		if !r.rep.Workers[i].Lost || !strings.Contains(r.rep.StopReason, fmt.Sprintf("worker %d (pod %s)", i, r.rep.Workers[i].Pod)) {
 			t.Errorf("worker %d: lost %v; stop reason %q", i, r.rep.Workers[i].Lost, r.rep.StopReason)
+		}
+		if !strings.Contains(r.rep.Workers[i].Reason, reason) {
+			t.Errorf("worker %d was lost for %q, want it said: %q", i, r.rep.Workers[i].Reason, reason)
 		}
 	}
 	w.nothingLeft(t, r.rep.Run)
@@ -215,8 +218,8 @@ func faultRun(t *testing.T, w *realWorld, f fault, extra []string, lost ...int) 
 // streams. Each is reported within 30 s, and the run ends within 30 s with exit 2, naming the
 // lost worker.
 func TestWorkerLostOnARealNode(t *testing.T) {
-	w := newRealWorld(t, "redlock")
 	t.Run("process-killed", func(t *testing.T) {
+		w := newRealWorld(t, "redlock")
 		r := faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (time.Time, func()) {
 			time.Sleep(2 * time.Second)
 			pid := loadWorkerPid(w.c.Nodes[0], string(pod.UID), nsPid)
@@ -228,20 +231,22 @@ func TestWorkerLostOnARealNode(t *testing.T) {
 				t.Fatalf("kill %d: %v", pid, err)
 			}
 			return at, nil
-		}, nil, 1)
+		}, nil, "exit code 137 (SIGKILL: the kernel's OOM killer", 1)
 		if r.rep.Workers[0].Lost {
 			t.Errorf("worker 0 was lost too: %s", r.rep.Workers[0].Reason)
 		}
 	})
 	t.Run("pod-deleted", func(t *testing.T) {
+		w := newRealWorld(t, "redlock")
 		faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, _ int) (time.Time, func()) {
 			time.Sleep(2 * time.Second)
 			at := time.Now()
 			w.k.Kubectl(t, "delete", "pod", "-n", w.ns, pod.Name, "--wait=false")
 			return at, nil
-		}, nil, 1)
+		}, nil, "its pod is being deleted", 1)
 	})
 	t.Run("oom-killed", func(t *testing.T) {
+		w := newRealWorld(t, "redlock")
 		// 40Mi holds an idle worker (about 6 MB of its own) and a load worker as it starts, not a
 		// load worker at concurrency 100 (about 35 MB of its own, and the binary's pages).
 		faultRun(t, w, func(t *testing.T, w *realWorld, pod corev1.Pod, nsPid int) (time.Time, func()) {
@@ -260,9 +265,10 @@ func TestWorkerLostOnARealNode(t *testing.T) {
 				t.Errorf("worker 1's load worker ended, but its container's memory cgroup %s counts no OOM kill", cg)
 			}
 			return at, nil
-		}, []string{"--worker-resources", "memory=40Mi", "--concurrency", "100", "--requests", "100000"}, 1)
+		}, []string{"--worker-resources", "memory=40Mi", "--concurrency", "100", "--requests", "100000"}, "exit code 137 (SIGKILL: the kernel's OOM killer", 1)
 	})
 	t.Run("containerd-killed", func(t *testing.T) {
+		w := newRealWorld(t, "redlock")
 		n := w.c.Nodes[0]
 		faultRun(t, w, func(t *testing.T, w *realWorld, _ corev1.Pod, _ int) (time.Time, func()) {
 			time.Sleep(2 * time.Second)
@@ -274,6 +280,6 @@ func TestWorkerLostOnARealNode(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-		}, nil, 0, 1)
+		}, nil, "the node's container runtime or kubelet", 0, 1)
 	})
 }
