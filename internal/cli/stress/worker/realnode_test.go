@@ -191,7 +191,11 @@ func faultRun(t *testing.T, w *realWorld, f fault, extra []string, reason string
 	t.Logf("exit %d; worker 1's loss reported %s after the fault, the run ended %s after it; %s\n%s", r.Code,
 		reported.Sub(kill).Round(time.Millisecond), exit.Sub(kill).Round(time.Millisecond), r.rep.Headline(), r.Stderr)
 	if r.Code != 2 {
-		t.Fatalf("exit %d (verdict %s, partial %v, findings %v: %.3000v), want 2\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.rep.FindingCounts, r.rep.Findings, r.Stderr)
+		var fs []string
+		for _, f := range r.rep.Findings {
+			fs = append(fs, fmt.Sprintf("%s %s %v: expected %s, got %s; requests %+v", f.Kind, f.Object, f.Paths, f.Expected, f.Got, f.Requests))
+		}
+		t.Fatalf("exit %d (verdict %s, partial %v, findings %v: %s), want 2\n%s", r.Code, r.rep.Verdict, r.rep.Partial, r.rep.FindingCounts, strings.Join(fs, "; "), r.Stderr)
 	}
 	if d := exit.Sub(kill); d > 30*time.Second {
 		t.Errorf("the run ended %s after the fault, want within 30s", d)
