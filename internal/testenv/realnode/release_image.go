@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -109,20 +110,11 @@ func pruneReleaseImages(dir string, keep ...string) {
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
 		fi, err := e.Info()
-		if err != nil || fi.IsDir() || contains(keep, p) || time.Since(fi.ModTime()) < 24*time.Hour {
+		if err != nil || fi.IsDir() || slices.Contains(keep, p) || time.Since(fi.ModTime()) < 24*time.Hour {
 			continue
 		}
 		_ = os.Remove(p)
 	}
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func hashFile(p string) (string, error) {
