@@ -69,16 +69,17 @@ type endProc struct {
 	stdout *io.PipeReader
 	w      *io.PipeWriter
 	done   chan struct{}
+	err    error
 }
 
 func newEndProc() *endProc {
 	r, w := io.Pipe()
-	return &endProc{stdout: r, w: w, done: make(chan struct{})}
+	return &endProc{stdout: r, w: w, done: make(chan struct{}), err: errors.New("command terminated with exit code 137")}
 }
 func (p *endProc) Stdin() io.Writer      { return io.Discard }
 func (p *endProc) Stdout() io.Reader     { return p.stdout }
 func (p *endProc) Done() <-chan struct{} { return p.done }
-func (p *endProc) Err() error            { return errors.New("command terminated with exit code 137") }
+func (p *endProc) Err() error            { return p.err }
 func (p *endProc) Stderr() string        { return "" }
 func (p *endProc) Close()                { _ = p.w.Close() }
 
@@ -112,4 +113,20 @@ func TestLossReportedAtOnce(t *testing.T) {
 		t.Errorf("logged after the load: %q", l)
 	default:
 	}
+}
+
+// TestLossWithoutExitStatus: a worker whose exec stream ended with no exit status, its pod still
+// there (whyLost says nothing), is said to have lost its node's runtime or kubelet, not SIGKILL.
+func TestLossWithoutExitStatus(t *testing.T) {
+	p := newEndProc()
+	p.err = nil
+	c := newConn(0, "pod-0", p, time.Now)
+	c.whyLost = func() string { return "" }
+	close(p.done)
+	p.Close()
+	why := c.why()
+	if !strings.Contains(why, "its output ended") || !strings.Contains(why, "container runtime or kubelet") || strings.Contains(why, "OOM") {
+		t.Fatalf("why = %q", why)
+	}
+	c.close()
 }
