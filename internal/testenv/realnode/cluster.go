@@ -32,7 +32,7 @@ import (
 type Options struct {
 	Nodes int    // real nodes (default 1)
 	Dir   string // run directory (default: a new one under $TMPDIR, removed by Close)
-	Osctl string // osctl binary for OsctlImage ("": no osctl image)
+	Osctl string // static osctl binary of OsctlImage, osctl's release image ("": no osctl image)
 	Redis bool   // import RedisImage (Debian's redis-server)
 }
 
@@ -125,9 +125,6 @@ func (c *Cluster) writeImages(o Options) error {
 		return err
 	}
 	ims := []Image{pauseImage(bb), box}
-	if o.Osctl != "" {
-		ims = append(ims, osctlImage(o.Osctl))
-	}
 	if o.Redis {
 		server, err := exec.LookPath("redis-server")
 		if err != nil {
@@ -146,6 +143,14 @@ func (c *Cluster) writeImages(o Options) error {
 		}
 		c.images = append(c.images, p)
 		c.imageNames = append(c.imageNames, im.Name)
+	}
+	if o.Osctl != "" {
+		p, err := ReleaseImage(o.Osctl, OsctlImage)
+		if err != nil {
+			return fmt.Errorf("%s: %w", OsctlImage, err)
+		}
+		c.images = append(c.images, p)
+		c.imageNames = append(c.imageNames, OsctlImage)
 	}
 	return nil
 }

@@ -15,12 +15,9 @@ import (
 const (
 	PauseImage   = "osctl.test/pause:1"   // the pod sandbox: busybox's sleep
 	BusyboxImage = "osctl.test/busybox:1" // a shell and the usual tools (sh, find, sha256sum, httpd, nc)
-	OsctlImage   = "osctl.test/osctl:1"   // osctl's static binary, user 65532, no shell
+	OsctlImage   = "osctl.test/osctl:1"   // osctl's release image (tools/release) of Options.Osctl: user 65532, no shell
 	RedisImage   = "osctl.test/redis:1"   // Debian's redis-server and its shared libraries
 )
-
-// nonroot is the user osctl's image runs as (distroless's nonroot).
-const nonroot = 65532
 
 func busyboxPath() (string, error) {
 	for _, p := range []string{"/bin/busybox", "/usr/bin/busybox"} {
@@ -57,23 +54,6 @@ func busyboxImage(busybox string) (Image, error) {
 	}
 	files = append(files, File{Path: "/bin/[", Link: "busybox"}, File{Path: "/bin/[[", Link: "busybox"})
 	return Image{Name: BusyboxImage, Cmd: []string{"/bin/sh"}, Env: []string{"PATH=/bin"}, Files: files}, nil
-}
-
-// osctlImage holds osctl's static binary (CGO_ENABLED=0) as /usr/local/bin/osctl, run as user
-// 65532, with the machine's CA bundle and a passwd entry, and no shell.
-func osctlImage(osctl string) Image {
-	files := []File{
-		{Path: "/usr/local/bin/osctl", Src: osctl, Mode: 0o755},
-		{Path: "/etc/passwd", Data: []byte(fmt.Sprintf("root:x:0:0:root:/root:/sbin/nologin\nnonroot:x:%d:%d:nonroot:/home/nonroot:/sbin/nologin\n", nonroot, nonroot))},
-		{Path: "/etc/group", Data: []byte(fmt.Sprintf("root:x:0:\nnonroot:x:%d:\n", nonroot))},
-		{Path: "/home/nonroot", Dir: true, Mode: 0o700, UID: nonroot, GID: nonroot},
-		{Path: "/tmp", Dir: true, Mode: 0o1777},
-	}
-	if _, err := os.Stat("/etc/ssl/certs/ca-certificates.crt"); err == nil {
-		files = append(files, File{Path: "/etc/ssl/certs/ca-certificates.crt", Src: "/etc/ssl/certs/ca-certificates.crt"})
-	}
-	return Image{Name: OsctlImage, Entrypoint: []string{"/usr/local/bin/osctl"}, User: fmt.Sprint(nonroot),
-		WorkingDir: "/home/nonroot", Env: []string{"PATH=/usr/local/bin", "HOME=/home/nonroot"}, Files: files}
 }
 
 // lddLine is one library line of ldd's output: "libx.so.1 => /lib/.../libx.so.1 (0x...)" or the

@@ -271,3 +271,33 @@ func (n *Node) waitReady(ctx context.Context) error {
 
 // PodPids lists the processes in the node's cgroups: its pods' containers.
 func (n *Node) PodPids() []int { return pidsInCgroup(n.Cgroup) }
+
+// KillContainerd kills the node's container runtime (SIGKILL, by the pid the harness started):
+// its containers and their shims go on; the kubelet loses its runtime. It returns the pid.
+func (n *Node) KillContainerd() int {
+	pid := n.containerd.Pid()
+	_ = n.containerd.Cmd.Process.Kill() // the leader alone: not its group
+	<-n.containerd.Done()
+	return pid
+}
+
+// RestartContainerd starts the node's containerd again after KillContainerd (on the same state:
+// its images and containers), and waits until it answers.
+func (n *Node) RestartContainerd() error {
+	g, err := n.daemon("containerd-restarted", []string{"PATH=" + n.c.bin + ":" + os.Getenv("PATH")},
+		filepath.Join(n.c.bin, "containerd"), "--config", filepath.Join(n.Dir, "containerd", "config.toml"))
+	if err != nil {
+		return err
+	}
+	n.containerd = g
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		if _, err := n.Ctr("version"); err == nil {
+			return nil
+		}
+		if g.Exited() || time.Now().After(deadline) {
+			return fmt.Errorf("%s: containerd did not start again: %s", n.Name, n.c.logTail(n.Name+"-containerd-restarted"))
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}

@@ -101,20 +101,30 @@ func (c *conn) why() string {
 func (c *conn) explain() string {
 	<-c.lost
 	msg := c.lostErr.Error()
+	ended := false
 	select {
 	case <-c.proc.Done():
+		ended = true
 	case <-time.After(2 * time.Second):
 	}
-	if err := c.proc.Err(); err != nil && !strings.Contains(msg, err.Error()) {
+	err := c.proc.Err()
+	if err != nil && !strings.Contains(msg, err.Error()) {
 		msg += ": " + err.Error()
 	}
 	if s := lastLine(c.proc.Stderr()); s != "" {
 		msg += "; it said: " + s
 	}
+	pod := ""
 	if c.whyLost != nil {
-		if s := c.whyLost(); s != "" {
-			msg += "; " + s
-		}
+		pod = c.whyLost()
+	}
+	switch {
+	case pod != "":
+		msg += "; " + pod
+	case ended && err == nil && c.pod != "":
+		msg += noStatusHint
+	default:
+		msg += killedHint(msg)
 	}
 	return msg
 }

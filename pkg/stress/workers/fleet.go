@@ -247,6 +247,9 @@ func (f *Fleet) Load(ctx context.Context, s *pstress.Setup, rec profile.Recorder
 	for _, c := range f.conns {
 		_ = c.send(&frame{T: tGo})
 	}
+	lossesDone := make(chan struct{})
+	defer close(lossesDone)
+	f.reportLosses(lossesDone)
 	// Ctrl-C (or the caller's end) stops every worker; each then answers with what it has.
 	stopAll := context.AfterFunc(ctx, func() {
 		for _, c := range f.conns {

@@ -1,6 +1,10 @@
 package workers
 
 import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,3 +50,83 @@ func TestLostSnapshotFoldsTheRecords(t *testing.T) {
 type errLost struct{}
 
 func (errLost) Error() string { return "gone" }
+
+// TestKilledHint: exit code 137 is explained as a SIGKILL, likely the OOM killer; others are not.
+func TestKilledHint(t *testing.T) {
+	if h := killedHint("its output ended: exec in pod ns/p: command terminated with exit code 137"); !strings.Contains(h, "OOM killer") {
+		t.Errorf("exit 137: %q", h)
+	}
+	for _, m := range []string{"its output ended", "command terminated with exit code 1", "exit code 1370"} {
+		if h := killedHint(m); h != "" {
+			t.Errorf("%q: %q", m, h)
+		}
+	}
+}
+
+// endProc is a worker process whose output is a pipe the test ends (pure logic: Proc is the
+// exec stream's interface).
+type endProc struct {
+	stdout *io.PipeReader
+	w      *io.PipeWriter
+	done   chan struct{}
+	err    error
+}
+
+func newEndProc() *endProc {
+	r, w := io.Pipe()
+	return &endProc{stdout: r, w: w, done: make(chan struct{}), err: errors.New("command terminated with exit code 137")}
+}
+func (p *endProc) Stdin() io.Writer      { return io.Discard }
+func (p *endProc) Stdout() io.Reader     { return p.stdout }
+func (p *endProc) Done() <-chan struct{} { return p.done }
+func (p *endProc) Err() error            { return p.err }
+func (p *endProc) Stderr() string        { return "" }
+func (p *endProc) Close()                { _ = p.w.Close() }
+
+// TestLossReportedAtOnce: a worker lost during the load is logged when it is lost, with why, not
+// when the load ends; the workers still there are not.
+func TestLossReportedAtOnce(t *testing.T) {
+	logs := make(chan string, 4)
+	f := &Fleet{o: ConnectOptions{Log: func(l string) { logs <- l }}}
+	procs := []*endProc{newEndProc(), newEndProc()}
+	for i, p := range procs {
+		f.conns = append(f.conns, newConn(i, fmt.Sprintf("pod-%d", i), p, time.Now))
+	}
+	done := make(chan struct{})
+	f.reportLosses(done)
+	close(procs[1].done)
+	procs[1].Close() // its stream ends
+	line := <-logs
+	for _, want := range []string{"worker 1 (pod pod-1) was lost during the load: its output ended", "exit code 137", "OOM killer", "the other workers go on"} {
+		if !strings.Contains(line, want) {
+			t.Errorf("log %q lacks %q", line, want)
+		}
+	}
+	close(done)
+	close(procs[0].done)
+	procs[0].Close()
+	for _, c := range f.conns {
+		c.close()
+	}
+	select {
+	case l := <-logs:
+		t.Errorf("logged after the load: %q", l)
+	default:
+	}
+}
+
+// TestLossWithoutExitStatus: a worker whose exec stream ended with no exit status, its pod still
+// there (whyLost says nothing), is said to have lost its node's runtime or kubelet, not SIGKILL.
+func TestLossWithoutExitStatus(t *testing.T) {
+	p := newEndProc()
+	p.err = nil
+	c := newConn(0, "pod-0", p, time.Now)
+	c.whyLost = func() string { return "" }
+	close(p.done)
+	p.Close()
+	why := c.why()
+	if !strings.Contains(why, "its output ended") || !strings.Contains(why, "container runtime or kubelet") || strings.Contains(why, "OOM") {
+		t.Fatalf("why = %q", why)
+	}
+	c.close()
+}
