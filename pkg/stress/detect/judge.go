@@ -160,6 +160,10 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	unsafe := unsafeReasons(h)
 	if len(j.Findings) > 0 {
 		j.Verdict, j.Conclusive = Races, true
+		if u := unstoppedWorkers(h); len(u) > 0 {
+			j.Verdict, j.Conclusive = Inconclusive, false
+			j.Reasons = append(j.Reasons, u...)
+		}
 		j.Reasons = append(j.Reasons, unsafe...)
 		if !j.Settled && k.Files {
 			j.Reasons = append(j.Reasons, "the state was read before it settled: some findings may be work still in progress")
@@ -175,6 +179,21 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	}
 	sort.SliceStable(j.Findings, func(a, b int) bool { return j.Findings[a].Kind < j.Findings[b].Kind })
 	return j
+}
+
+// unstoppedWorkers says which load workers were lost with their process possibly still sending
+// requests that no history holds: such requests can explain any finding, so none is proof.
+func unstoppedWorkers(h *history.History) []string {
+	if h.Footer == nil {
+		return nil
+	}
+	var out []string
+	for _, w := range h.Footer.LoadWorkers {
+		if w.Unstopped {
+			out = append(out, fmt.Sprintf("load worker %d (pod %s) was lost with no exit status while its pod was still there: its process may have sent requests that no history holds, which could explain the findings; run again", w.Index, w.Pod))
+		}
+	}
+	return out
 }
 
 // unsafeReasons say which requests were left out of the verdict because they name ids that are

@@ -315,6 +315,10 @@ type LoadWorker struct {
 	MaxRSS       int64   `json:"max_rss_bytes,omitempty"`
 	Lost         bool    `json:"lost,omitempty"`
 	Reason       string  `json:"reason,omitempty"`
+	// Unstopped marks a worker lost with no exit status while its pod was still there (its node's
+	// container runtime went away, say): its process may have gone on sending requests that no
+	// history holds, so findings of the run are not proof (detect: inconclusive).
+	Unstopped bool `json:"unstopped,omitempty"`
 }
 
 // BackgroundWait is one held-back part of an openstudio load, which waits for the target's

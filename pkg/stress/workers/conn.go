@@ -46,7 +46,10 @@ type conn struct {
 	lostAt  time.Time
 	whyOnce sync.Once
 	whyText string
-	quit    chan struct{} // stops the pings
+	// unstopped: lost with no exit status while its pod is still there, so its process may go on
+	// sending requests that no history holds (set by explain).
+	unstopped bool
+	quit      chan struct{} // stops the pings
 
 	mu      sync.Mutex
 	ready   *ready
@@ -118,6 +121,7 @@ func (c *conn) explain() string {
 	if c.whyLost != nil {
 		pod = c.whyLost()
 	}
+	c.unstopped = err == nil && pod == "" && c.pod != ""
 	switch {
 	case pod != "":
 		msg += "; " + pod

@@ -289,6 +289,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 			n := c.unanswered()
 			snaps[i] = c.lostSnapshot(f.o.Records)
 			lw.Lost, lw.Reason = true, c.why()
+			lw.Unstopped = c.unstopped
 			msg := fmt.Sprintf("%s was lost during the load: %s", c.name(), lw.Reason)
 			if f.o.Records && f.cfg.Kind().Records {
 				msg += fmt.Sprintf("; its %d requests in flight are ambiguous", n)

@@ -1,0 +1,43 @@
+package detect
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/pkg/stress/history"
+)
+
+// TestUnstoppedWorkerMakesFindingsInconclusive: a finding of a run whose load worker was lost with
+// no exit status (its process may have sent requests no history holds) is not proof of a race:
+// the verdict is inconclusive and names the worker; a worker lost with its exit status (killed,
+// its in-flight requests recorded as ambiguous) leaves the finding a race.
+func TestUnstoppedWorkerMakesFindingsInconclusive(t *testing.T) {
+	s := buildScenario(t, 3, t.TempDir())
+	var up *history.Record
+	for i := range s.h.Records {
+		if r := &s.h.Records[i]; r.Analysis != "" && r.Op == "upload" && !r.Start.IsZero() {
+			up = r
+			break
+		}
+	}
+	if up == nil {
+		t.Fatal("the scenario has no upload")
+	}
+	st := s.reread(t)
+	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: up.Analysis, Worker: "vm:42:analysis_wrappers",
+		Exception: "RuntimeError", Error: "Extraction of the seed.zip file failed 3 times with error opening osctl.zip: zip: not a valid zip file",
+		RunAt: up.Start.Add(time.Millisecond), FailedAt: up.Start.UTC().Format("2006/01/02 15:04:05 UTC")}}
+	s.h.Footer.LoadWorkers = []history.LoadWorker{{Index: 0, Pod: "osctl-stress-w-0"}, {Index: 1, Pod: "osctl-stress-w-1", Lost: true, Reason: "exit code 137"}}
+	if j := Judge(s.h, st, Options{}); j.Verdict != Races {
+		t.Fatalf("a worker lost with its exit status: %s %v, want races", j.Verdict, j.Reasons)
+	}
+	s.h.Footer.LoadWorkers[1].Unstopped = true
+	j := Judge(s.h, st, Options{})
+	if j.Verdict != Inconclusive || j.Conclusive || len(j.Findings) == 0 {
+		t.Fatalf("a worker lost with no exit status: %s conclusive=%v findings=%d, want inconclusive with the findings kept", j.Verdict, j.Conclusive, len(j.Findings))
+	}
+	if !strings.Contains(strings.Join(j.Reasons, "\n"), "load worker 1 (pod osctl-stress-w-1)") {
+		t.Errorf("reasons %v do not name the worker", j.Reasons)
+	}
+}
