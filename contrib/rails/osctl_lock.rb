@@ -29,10 +29,16 @@ require 'fileutils'
 require 'digest/sha1'
 
 class OsctlLock
-  # TTL bounds and default, in seconds (pkg/lock MinTTL, MaxTTL, DefaultTTL).
+  # TTL bounds and default, in seconds (pkg/lock MinTTL, MaxTTL, DefaultTTL; contrib/rails's
+  # TestLockDefaultsMatchPkgLock checks these constants, and the docs, against pkg/lock).
   MIN_TTL = 5
   MAX_TTL = 30
   DEFAULT_TTL = 10
+  # Acquisition attempts by default (pkg/lock DefaultTries). The default delay between them,
+  # 0.2 s, is redlock-rb's, not pkg/lock's.
+  DEFAULT_RETRY_COUNT = 32
+  # A held lock is renewed every TTL/RENEW_DIVISOR (pkg/lock RenewDivisor).
+  RENEW_DIVISOR = 3
 
   KEY_PREFIX = 'redlock:'
   FENCE_PREFIX = 'osctl:fence:'
@@ -205,7 +211,7 @@ class OsctlLock
   # Raises ArgumentError for an empty URL list, a malformed URL, a TTL outside 5-30 s, or a namespace
   # that is not a namespace name. It does
   # not connect: connections are made on first use (and again after a fork).
-  def initialize(urls:, ttl: DEFAULT_TTL, retry_count: 32, retry_delay: 0.2, pod: nil, namespace: nil, logger: nil)
+  def initialize(urls:, ttl: DEFAULT_TTL, retry_count: DEFAULT_RETRY_COUNT, retry_delay: 0.2, pod: nil, namespace: nil, logger: nil)
     urls = Array(urls).map { |u| u.to_s.strip }.reject(&:empty?)
     if urls.empty?
       raise ArgumentError, 'OsctlLock.new: no Redis URLs given: pass urls: with one redis:// URL per ' \
@@ -232,7 +238,7 @@ class OsctlLock
     @drift = @ttl * DRIFT_FACTOR
     @op_timeout = [@ttl * OP_TIMEOUT_FACTOR, 0.05].max
     @release_timeout = [@ttl / 5, 0.5].max
-    @renew_every = @ttl / 3
+    @renew_every = @ttl / RENEW_DIVISOR
     @quorum = @masters.size / 2 + 1
     @retry_count = retry_count
     @retry_delay = retry_delay.to_f

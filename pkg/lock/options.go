@@ -17,6 +17,8 @@ const (
 	// DriftFactor is the share of the TTL subtracted from every validity for clock drift
 	// (redsync and redlock-rb use 1%).
 	DriftFactor = 0.01
+	// RenewDivisor sets the default renewal interval of a held lease: every TTL/RenewDivisor.
+	RenewDivisor = 3
 )
 
 // Option configures a Locker or a Semaphore.
@@ -104,7 +106,7 @@ func buildConfig(nMasters int, opts []Option) (config, error) {
 	if c.noRenewal {
 		c.renewEvery = 0 // the keeper schedules no renewal
 	} else if c.renewEvery == 0 {
-		c.renewEvery = c.ttl / 3
+		c.renewEvery = c.ttl / RenewDivisor
 	}
 	if !c.noRenewal && (c.renewEvery <= 0 || c.renewEvery >= c.ttl) {
 		return c, fmt.Errorf("lock: renewal interval %v must be positive and shorter than the TTL %v", c.renewEvery, c.ttl)

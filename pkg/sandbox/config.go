@@ -18,6 +18,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/pkg/lock"
 )
 
 // Locking says how a replica serialises the writes of one analysis's zip and extraction.
@@ -68,7 +70,7 @@ const (
 	// DefaultWriteDelay is the CLI's pause after each piece of a write (Config's zero is none).
 	DefaultWriteDelay = time.Millisecond
 	DefaultMaxBody    = 64 << 20
-	DefaultLockTTL    = 10 * time.Second
+	DefaultLockTTL    = lock.DefaultTTL
 	// DefaultBackgroundInterval is how long an idle background worker sleeps between polls of its
 	// queues: Resque's INTERVAL default.
 	DefaultBackgroundInterval = 5 * time.Second

@@ -13,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/lock/ops"
 )
 
@@ -52,7 +53,7 @@ redsync, osctl, unknown) and a verdict:
             gone from that namespace (only with a kubeconfig). A holder that is a host name, a
             value without a namespace, or a namespace osctl cannot read is never judged gone:
             its lock waits for its TTL
-  long-ttl  TTL above 30s (e.g. upstream's 120 s init_lock): reported, not stale
+  long-ttl  TTL above ` + lock.MaxTTL.String() + ` (e.g. upstream's 120 s init_lock): reported, not stale
   live      otherwise
   not-a-lock  a matching key that is not a string (hash, list...), that osctl owns, or a string
             with no TTL whose value no lock library writes (a session)
