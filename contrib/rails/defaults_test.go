@@ -92,13 +92,13 @@ func TestLockDefaultsMatchPkgLock(t *testing.T) {
 	}
 	for name, want := range map[string]float64{"MIN_TTL": lock.MinTTL.Seconds(), "MAX_TTL": lock.MaxTTL.Seconds(),
 		"DEFAULT_TTL": lock.DefaultTTL.Seconds(), "DEFAULT_RETRY_COUNT": lock.DefaultTries,
-		"RENEW_DIVISOR": lock.RenewDivisor, "DRIFT_FACTOR": lock.DriftFactor} {
+		"RENEW_DIVISOR": lock.RenewDivisor, "DRIFT_FACTOR": lock.DriftFactor, "DRIFT_MIN": lock.DriftMin.Seconds()} {
 		got, err := strconv.ParseFloat(consts[name], 64)
 		if err != nil || got != want {
 			t.Errorf("%s: OsctlLock::%s = %q, want %v (pkg/lock)", rubyModule, name, consts[name], want)
 		}
 	}
-	for _, use := range []string{"ttl: DEFAULT_TTL, retry_count: DEFAULT_RETRY_COUNT,", "@renew_every = @ttl / RENEW_DIVISOR\n", "@drift = @ttl * DRIFT_FACTOR\n"} {
+	for _, use := range []string{"ttl: DEFAULT_TTL, retry_count: DEFAULT_RETRY_COUNT,", "@renew_every = @ttl / RENEW_DIVISOR\n", "@drift = @ttl * DRIFT_FACTOR + DRIFT_MIN\n"} {
 		if !strings.Contains(rb, use) {
 			t.Errorf("%s no longer has %q: its defaults would not come from its checked constants", rubyModule, strings.TrimSpace(use))
 		}

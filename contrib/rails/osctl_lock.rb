@@ -45,8 +45,11 @@ class OsctlLock
   HOLDER_PREFIX = 'osctl:v1:'
 
   # Share of the TTL subtracted from every validity for clock drift (redsync's and pkg/lock's rule:
-  # the lock is known held until start + ttl - ttl * 0.01, start taken before the first command).
+  # the lock is known held until start + ttl - (ttl * 0.01 + 0.002), start taken before the first
+  # command).
   DRIFT_FACTOR = 0.01
+  # Seconds added to every drift allowance (pkg/lock's DriftMin, redsync's and redlock-rb's 2 ms).
+  DRIFT_MIN = 0.002
   # Share of the TTL one acquisition round may wait for the masters (redsync's timeout factor).
   OP_TIMEOUT_FACTOR = 0.05
   # How many times the fencing write is retried with a higher candidate (pkg/lock fenceWriteTries).
@@ -235,7 +238,7 @@ class OsctlLock
     end
     @ttl = ttl.to_f
     @ttl_ms = (@ttl * 1000).round
-    @drift = @ttl * DRIFT_FACTOR
+    @drift = @ttl * DRIFT_FACTOR + DRIFT_MIN
     @op_timeout = [@ttl * OP_TIMEOUT_FACTOR, 0.05].max
     @release_timeout = [@ttl / 5, 0.5].max
     @renew_every = @ttl / RENEW_DIVISOR

@@ -17,6 +17,8 @@ const (
 	// DriftFactor is the share of the TTL subtracted from every validity for clock drift
 	// (redsync and redlock-rb use 1%).
 	DriftFactor = 0.01
+	// DriftMin is added to every drift allowance (redsync's and redlock-rb's 2 ms).
+	DriftMin = 2 * time.Millisecond
 	// RenewDivisor sets the default renewal interval of a held lease: every TTL/RenewDivisor.
 	RenewDivisor = 3
 )
@@ -147,7 +149,7 @@ func (c *config) delay() time.Duration {
 // drift is the clock-drift allowance subtracted from every validity: 1% of the TTL plus 2 ms
 // (redlock-rb's formula).
 func (c *config) drift() time.Duration {
-	return time.Duration(float64(c.ttl)*DriftFactor) + 2*time.Millisecond
+	return time.Duration(float64(c.ttl)*DriftFactor) + DriftMin
 }
 
 // opTimeout bounds one round of commands to the masters during acquisition (redsync uses 5% of
