@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/realnode"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -133,4 +135,62 @@ func TestTargetPodsFollowsTheDeployment(t *testing.T) {
 		t.Errorf("%d requests were sent to the deleted pod %s more than 5 s after its deletion", sentAfter, victim)
 	}
 	t.Logf("deleted %s; replacement %s took %d requests; verdict %s; targets %+v", victim, replacement.Pod, *replacement.Requests, rep.Verdict, rep.Targets)
+}
+
+// TestNemesisKillsARealPod: `--nemesis kill-replica` with --target-pods on real pods deletes a
+// web pod with grace 0, and its process really dies mid-request: the requests in flight on that
+// pod's forward when it was killed are ambiguous (none acknowledged after it died), the pod's
+// process is gone from the node, and the pod its ReplicaSet made instead was Ready, taken in and
+// sent requests before the run ended.
+func TestNemesisKillsARealPod(t *testing.T) {
+	c := realnode.Shared(t)
+	ns := c.Kube.NewNamespace(t)
+	w := c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "redlock"})
+	before := w.Pods(t)
+	hist := filepath.Join(t.TempDir(), "history.jsonl")
+	r := runOsctl(t, "stress", "--target-pods", "app=web", "--kubeconfig", c.Kube.Kubeconfig, "-n", ns,
+		"--state-dir", w.StateDir, "--requests", "4000", "--concurrency", "60", "--analyses", "20", "--background-wait", "0",
+		"--nemesis", "kill-replica@4s", "--history", hist, "-o", "json")
+	var rep report.Report
+	r.Decode(t, &rep)
+	if len(rep.Faults) != 1 || rep.Faults[0].Outcome != "done" || !strings.HasPrefix(rep.Faults[0].Target, "pod "+ns+"/") {
+		t.Fatalf("faults %+v, want kill-replica done on a pod of %s (exit %d)\n%s", rep.Faults, ns, r.Code, r.Stderr)
+	}
+	f := rep.Faults[0]
+	victim := strings.TrimPrefix(f.Target, "pod "+ns+"/")
+	if !slices.Contains(before, victim) {
+		t.Fatalf("the fault hit %s, not one of the web pods %v", victim, before)
+	}
+	if _, err := c.Kube.Clients.Clientset.CoreV1().Pods(ns).Get(t.Context(), victim, metav1.GetOptions{}); err == nil {
+		t.Errorf("the killed pod %s still exists after the run", victim)
+	}
+	in := f.InFlight
+	if in == nil || !strings.HasPrefix(in.Scope, f.Target) || in.Ambiguous == 0 {
+		t.Fatalf("in flight on the killed pod: %+v, want requests on its own forward, some ambiguous", in)
+	}
+	h, err := history.ReadFile(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var victimURL string
+	var replacement *report.Target
+	for i, tg := range rep.Targets {
+		switch {
+		case tg.Pod == victim:
+			victimURL = tg.URL
+		case !slices.Contains(before, tg.Pod):
+			replacement = &rep.Targets[i]
+		}
+	}
+	if replacement == nil || replacement.Requests == nil || *replacement.Requests == 0 {
+		t.Fatalf("targets %+v: the killed pod's replacement was not taken in and sent requests before the run ended", rep.Targets)
+	}
+	// The process dies once the runtime kills it (grace 0): a request acknowledged by the
+	// victim well after the kill would mean it lived on.
+	for _, rec := range h.Records {
+		if rec.Kind == history.KindRequest && rec.Target == victimURL && rec.Outcome == history.Acknowledged && rec.End.After(f.Injected.Add(3*time.Second)) {
+			t.Errorf("request %d to the killed pod was acknowledged at %s, %s after the kill", rec.Seq, rec.End.Format(time.StampMilli), rec.End.Sub(f.Injected))
+		}
+	}
+	t.Logf("exit %d %s; %s; replacement %s took %d requests", r.Code, rep.Verdict, strings.Join(rep.FaultLines(), "; "), replacement.Pod, *replacement.Requests)
 }
