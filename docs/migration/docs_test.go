@@ -71,7 +71,7 @@ const (
 	targetStatic  = "static"
 	targetSandbox = "sandbox"
 	targetCluster = "cluster"
-	targetPods    = "pods" // the web tier in real pods (a real node)
+	targetPods    = "pods"        // the web tier in real pods (a real node)
 	targetRuby    = "ruby"        // a ```ruby block run against real Redis masters
 	targetSyntax  = "ruby-syntax" // a ```ruby block that is only parsed
 )
