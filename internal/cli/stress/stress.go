@@ -100,6 +100,10 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
     --requests 10000 --concurrency 10000 --analyses 100 --state-dir /tmp/os-state \
     --history run.jsonl --report stress-report.json --html stress.html
 
+  # Every ready pod of Service web, each through a port-forward of its own (re-listed during the load)
+  osctl stress --target-pods web -n openstudio-rehearsal --state-dir /mnt/openstudio-rehearsal --allow-start \
+    --deployment web --requests 10000 --concurrency 1000 --report stress-rehearsal.json
+
   # Judge a saved run again, offline
   osctl stress judge --history run.jsonl --state-dir /tmp/os-state
 
