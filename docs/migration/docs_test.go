@@ -6,6 +6,11 @@
 //
 //	<!-- test: static -->     from the repository root, reading only files from examples/
 //	<!-- test: sandbox -->    against a sandbox this test starts (OSCTL_REDIS, WEB_URL, STATE_DIR)
+//	<!-- test: pods -->       against the sandbox's web tier in real pods (realnode.StartWebTier: a
+//	                          real kubelet and containerd; a Deployment web of 2 pods running
+//	                          osctl's image with locking, Service web, Redis in a pod, one hostPath
+//	                          volume): KUBECONFIG, REHEARSAL_NS (its namespace), REHEARSAL_STATE_DIR
+//	                          (the volume's directory on this machine), kubectl on PATH
 //	<!-- test: cluster -->    against a real control plane (testenv.SharedKube): a namespace NS with
 //	                          the chart's web Deployment, HPA, PVC, PV and StorageClass, pods whose
 //	                          mountinfo follows their PV's mountOptions, and a real redis-server
@@ -66,6 +71,7 @@ const (
 	targetStatic  = "static"
 	targetSandbox = "sandbox"
 	targetCluster = "cluster"
+	targetPods    = "pods"        // the web tier in real pods (a real node)
 	targetRuby    = "ruby"        // a ```ruby block run against real Redis masters
 	targetSyntax  = "ruby-syntax" // a ```ruby block that is only parsed
 )
@@ -165,7 +171,7 @@ func parseDoc(path string) (doc, []string) {
 					break
 				}
 				if rubyTarget(b.target) != (lang == "ruby") {
-					problems = append(problems, fmt.Sprintf("%s:%d: test target %q is not one for a ```%s block (sh: static, sandbox, cluster; ruby: ruby, ruby-syntax)", d.file, n-1, b.target, lang))
+					problems = append(problems, fmt.Sprintf("%s:%d: test target %q is not one for a ```%s block (sh: static, sandbox, cluster, pods; ruby: ruby, ruby-syntax)", d.file, n-1, b.target, lang))
 					break
 				}
 				b.file, b.line = d.file, n
@@ -203,7 +209,7 @@ func parseMarker(s string) (block, error) {
 	f := strings.Fields(s)
 	for i := 0; i < len(f); i++ {
 		switch f[i] {
-		case targetStatic, targetSandbox, targetCluster, targetRuby, targetSyntax, targetRedisCluster, targetRedisSentinel, targetRedisManaged:
+		case targetStatic, targetSandbox, targetCluster, targetPods, targetRuby, targetSyntax, targetRedisCluster, targetRedisSentinel, targetRedisManaged:
 			if b.target != "" {
 				return b, fmt.Errorf("test marker %q names two targets", s)
 			}
@@ -229,7 +235,7 @@ func parseMarker(s string) (block, error) {
 			b.attempts = n
 			i++
 		default:
-			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox, cluster, redis-cluster, redis-sentinel, redis-managed, ruby or ruby-syntax, and optionally expect-exit N and attempts N)", s, f[i])
+			return b, fmt.Errorf("test marker %q: unknown word %q (want static, sandbox, cluster, pods, redis-cluster, redis-sentinel, redis-managed, ruby or ruby-syntax, and optionally expect-exit N and attempts N)", s, f[i])
 		}
 	}
 	if b.target == "" {
@@ -382,6 +388,7 @@ type docEnv struct {
 	base    []string
 	sandbox []string
 	cluster []string
+	pods    []string
 	ruby    []string
 	redis   map[string][]string // per Redis topology target
 }
@@ -405,6 +412,9 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 			"WEB_URL=" + strings.Join(sb.Replicas, ","),
 			"STATE_DIR=" + sb.StateDir,
 		}
+	}
+	if d.has(targetPods) {
+		e.pods = webTierEnv(t, binDir)
 	}
 	e.redis = redisEnvs(t, d)
 	if d.has(targetRuby) {
@@ -467,6 +477,8 @@ func runOnce(t *testing.T, e *docEnv, b block, final bool) bool {
 		env = append(env, e.sandbox...)
 	case targetCluster:
 		env = append(env, e.cluster...)
+	case targetPods:
+		env = append(env, e.pods...)
 	case targetRedisCluster, targetRedisSentinel, targetRedisManaged:
 		env = append(env, e.redis[b.target]...)
 	case targetRuby:

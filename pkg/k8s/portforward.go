@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/util/httpstream"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/tools/portforward"
 	"k8s.io/client-go/transport/spdy"
@@ -87,19 +86,14 @@ func ForwardService(ctx context.Context, c *Clients, namespace, svc string, port
 	return ForwardPod(ctx, c, namespace, pod.Name, target)
 }
 
-// ForwardPod opens a port-forward from a free loopback port to port of a pod.
+// ForwardPod opens a port-forward from a free loopback port to port of a pod, through the API
+// server: WebSocket first, falling back to SPDY when the server or a proxy refuses the upgrade,
+// as kubectl does (and as Executor does for exec).
 func ForwardPod(ctx context.Context, c *Clients, namespace, pod string, port int) (*Forward, error) {
-	rt, upgrader, err := spdy.RoundTripperFor(c.REST)
+	dialer, err := forwardDialer(c, namespace, pod)
 	if err != nil {
-		return nil, fmt.Errorf("port-forward: %v", err)
+		return nil, fmt.Errorf("port-forward to pod %s/%s: %v", namespace, pod, err)
 	}
-	host := strings.TrimSuffix(c.REST.Host, "/")
-	u, err := url.Parse(host + c.REST.APIPath)
-	if err != nil {
-		return nil, fmt.Errorf("port-forward: %v", err)
-	}
-	u.Path = strings.TrimSuffix(u.Path, "/") + fmt.Sprintf("/api/v1/namespaces/%s/pods/%s/portforward", namespace, pod)
-	dialer := spdy.NewDialer(upgrader, &http.Client{Transport: rt}, http.MethodPost, u)
 	stop, ready := make(chan struct{}), make(chan struct{})
 	pf, err := portforward.NewOnAddresses(dialer, []string{"127.0.0.1"}, []string{"0:" + strconv.Itoa(port)}, stop, ready, io.Discard, io.Discard)
 	if err != nil {
@@ -122,6 +116,23 @@ func ForwardPod(ctx context.Context, c *Clients, namespace, pod string, port int
 	}
 	f.LocalAddr = fmt.Sprintf("127.0.0.1:%d", ports[0].Local)
 	return f, nil
+}
+
+// forwardDialer dials the portforward subresource of pod ns/name: SPDY over WebSocket, else SPDY.
+func forwardDialer(c *Clients, ns, name string) (httpstream.Dialer, error) {
+	u := c.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(name).SubResource("portforward").URL()
+	rt, upgrader, err := spdy.RoundTripperFor(c.REST)
+	if err != nil {
+		return nil, err
+	}
+	spdyDialer := spdy.NewDialer(upgrader, &http.Client{Transport: rt}, http.MethodPost, u)
+	ws, err := portforward.NewSPDYOverWebsocketDialer(u, c.REST)
+	if err != nil {
+		return nil, err
+	}
+	return portforward.NewFallbackDialer(ws, spdyDialer, func(err error) bool {
+		return httpstream.IsUpgradeFailure(err) || httpstream.IsHTTPSProxyError(err)
+	}), nil
 }
 
 func targetPort(pod *corev1.Pod, sp *corev1.ServicePort) (int, error) {

@@ -44,6 +44,11 @@ type Deps struct {
 	// the run's directories (relative to the state directory) and on the target's Redis (nil:
 	// not read). It never changes the verdict.
 	Leftovers func(ctx context.Context, dirs []string) *history.Leftovers
+	// Pods, when set, are the targets (Config.Targets is then left empty): a workload's ready
+	// pods, each through a port-forward, re-listed every PodsEvery (default a second) while the
+	// load runs. Not with a Fleet, nor with the http profile.
+	Pods      PodTargets
+	PodsEvery time.Duration
 }
 
 // Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.

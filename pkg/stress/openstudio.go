@@ -111,7 +111,7 @@ func (r *runner) failedJobs(ctx context.Context, f *history.Footer) {
 			ids[rec.Analysis] = true
 		}
 	}
-	for _, t := range r.targets {
+	for _, t := range r.liveTargets() {
 		if !t.Status.Sandbox {
 			continue
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
@@ -24,6 +25,21 @@ const postTimeout = 30 * time.Second
 // verdict, not errors. When ctx ends the load stops and the run judges what it has (a partial
 // report).
 func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
+	var pods *podTargets
+	if d.Pods != nil {
+		switch {
+		case d.Fleet != nil:
+			return nil, configErr("the load to a workload's pods goes from this process, through a port-forward to each: not from load workers")
+		case !cfg.Kind().Probes:
+			return nil, configErr("the http profile sends to the routes it is given: give each pod's URL")
+		case len(cfg.Targets) > 0:
+			return nil, configErr("give the targets or the pods, not both")
+		}
+		var err error
+		if pods, cfg.Targets, err = firstPods(ctx, d.Pods, cfg.AllowStart); err != nil {
+			return nil, err
+		}
+	}
 	tier, note, err := sizeRun(ctx, &cfg, d)
 	if err != nil {
 		return nil, err
@@ -35,7 +51,7 @@ func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	r := &runner{cfg: cfg, d: d, tier: tier}
+	r := &runner{cfg: cfg, d: d, tier: tier, pods: pods}
 	defer r.close()
 	if note != "" {
 		r.notice("%s", note)
@@ -73,7 +89,10 @@ type runner struct {
 	setup   *Setup
 	notices []string
 	closers []func()
-	tier    *Tier // read before the load (nil: not read)
+	tier    *Tier       // read before the load (nil: not read)
+	pods    *podTargets // nil unless Deps.Pods
+
+	noticeMu sync.Mutex
 }
 
 func (r *runner) close() {
@@ -84,6 +103,8 @@ func (r *runner) close() {
 
 func (r *runner) notice(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
+	r.noticeMu.Lock() // the nemesis and the pods' watch say theirs while the load runs
+	defer r.noticeMu.Unlock()
 	for _, n := range r.notices {
 		if n == s {
 			return // load workers may each say the same
@@ -109,7 +130,11 @@ func (r *runner) begin(ctx context.Context) error {
 	cfg := r.cfg
 	r.fleet = r.d.Fleet
 	if r.fleet == nil {
-		w, err := NewSender(cfg, profile.Shard{}, SenderDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now})
+		sd := SenderDeps{Conns: r.d.Conns, Client: r.d.Client, Now: r.d.Now}
+		if r.pods != nil {
+			sd.Pool = r.pods.pool
+		}
+		w, err := NewSender(cfg, profile.Shard{}, sd)
 		if err != nil {
 			return err
 		}
@@ -161,6 +186,9 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	if r.pods != nil {
+		r.pods.nameTargets(r.hdr.TargetInfo)
+	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
 	if r.cfg.Kind().Files {
 		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
@@ -180,8 +208,10 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		rec = r.rec.record
 	}
 	faults := r.startNemesis(ctx)
+	stopPods := r.watchPods(ctx)
 	load, err := r.fleet.Load(ctx, r.setup, rec, LoadObserver{Done: r.d.Observer.done(), Phase: r.d.Observer.phase})
 	injected := faults()
+	stopPods()
 	if err != nil {
 		_ = r.rec.flush(&history.Footer{Finished: r.d.Now().UTC(), Partial: true, Reason: "the load failed", Notices: r.notices})
 		return nil, fmt.Errorf("run %s: %v", cfg.Run, err)
@@ -193,6 +223,9 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	footer := history.Footer{Engine: stats.Engine, LoadWorkers: load.Workers, Faults: injected}
 	if injected != nil {
 		footer.NemesisSeed = r.d.Nemesis.Seed
+	}
+	if r.pods != nil {
+		footer.TargetsAdded, footer.TargetsGone = r.pods.added, r.pods.gone
 	}
 	partial := false
 	switch {

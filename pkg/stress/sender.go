@@ -24,6 +24,7 @@ type Sender struct {
 	conns       attack.Client
 	client      profile.Doer
 	closers     []func()
+	pool        *profile.Pool
 
 	mu      sync.Mutex
 	rec     profile.Recorder
@@ -37,6 +38,8 @@ type SenderDeps struct {
 	Conns  attack.Client
 	Client profile.Doer
 	Now    func() time.Time
+	// Pool, when set, receives the probed targets and then holds them while they change (Deps.Pods).
+	Pool *profile.Pool
 }
 
 // NewSender returns the Sender that sends shard's part of cfg's run: the shard's part of the
@@ -54,7 +57,7 @@ func NewSender(cfg Config, shard profile.Shard, d SenderDeps) (*Sender, error) {
 		return nil, configErr("worker %d of %d: no such worker", shard.Index, shard.Count)
 	}
 	w := &Sender{cfg: cfg, shard: shard, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
-		now: d.Now, conns: d.Conns, client: d.Client}
+		now: d.Now, conns: d.Conns, client: d.Client, pool: d.Pool}
 	if w.now == nil {
 		w.now = time.Now
 	}
@@ -123,6 +126,14 @@ func (w *Sender) setTargets(ts []profile.Target) {
 	w.mu.Lock()
 	w.targets = ts
 	w.mu.Unlock()
+	if w.pool != nil {
+		w.pool.Set(ts)
+	}
+}
+
+// ProbeTarget asks u's GET /status what it is (a target taken in during the load).
+func (w *Sender) ProbeTarget(ctx context.Context, u *url.URL) profile.Target {
+	return profile.Probe(ctx, w.client, u)
 }
 
 // targetsOf pairs the run's URLs with what they said.
@@ -153,7 +164,7 @@ func (w *Sender) openStudio() *profile.OpenStudio {
 	cfg := w.cfg
 	p := &profile.OpenStudio{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
 		StartTargets: startTargets(w.targets, cfg.AllowStart), Client: w.client, Record: w.record, Now: w.now, TailWait: cfg.BackgroundWait,
-		Concurrency: w.concurrency, Shard: w.shard}
+		Concurrency: w.concurrency, Shard: w.shard, Pool: w.pool}
 	if cfg.BackgroundWait == 0 {
 		p.TailFraction = -1
 	}
@@ -163,7 +174,7 @@ func (w *Sender) openStudio() *profile.OpenStudio {
 func (w *Sender) jobsProfile() *profile.Jobs {
 	cfg := w.cfg
 	return &profile.Jobs{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Client: w.client, Record: w.record, Now: w.now,
-		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: w.shard}
+		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: w.shard, Pool: w.pool}
 }
 
 // CheckJobs implements Fleet.

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -30,6 +31,9 @@ type ServeOptions struct {
 	Namespace string
 	Listen    string
 	ListenFD  int
+	// Pod says this replica is a pod's web container: --listen may be any address of the pod's
+	// own network namespace.
+	Pod bool
 }
 
 // NewCmdServe returns the hidden `osctl sandbox serve`, which runs one replica in the foreground.
@@ -47,6 +51,7 @@ func NewCmdServe(f *cmdutil.Factory, runF func(context.Context, *ServeOptions) e
 	cmd.Flags().StringVar(&opts.Namespace, "namespace", d.Namespace, "Redis key namespace of this sandbox run")
 	cmd.Flags().StringVar(&opts.Listen, "listen", "127.0.0.1:0", "loopback address to listen on")
 	cmd.Flags().IntVar(&opts.ListenFD, "listen-fd", 0, "serve on this inherited listening socket instead of --listen")
+	cmd.Flags().BoolVar(&opts.Pod, "pod", false, "run as a pod's web container (a web tier on Kubernetes): --listen may be any address of the pod's own network namespace, such as :8080, for its Service and readiness probe; locks are held as $POD_NAME (refused outside a pod: no $KUBERNETES_SERVICE_HOST)")
 	return cmd
 }
 
@@ -76,7 +81,10 @@ func (o *ServeOptions) validate() error {
 	if o.Dir == "" {
 		return cmdutil.Usage("--dir is required: the shared state directory")
 	}
-	if o.ListenFD == 0 {
+	if o.Pod && os.Getenv("KUBERNETES_SERVICE_HOST") == "" {
+		return cmdutil.Usage("--pod: this is not a pod (no $KUBERNETES_SERVICE_HOST): outside a pod the sandbox listens on loopback only")
+	}
+	if o.ListenFD == 0 && !o.Pod {
 		if err := loopbackAddr(o.Listen); err != nil {
 			return err
 		}
@@ -89,6 +97,10 @@ func serveRun(ctx context.Context, o *ServeOptions) error {
 	cfg := o.Mode.config()
 	cfg.StateDir, cfg.Replica, cfg.Replicas, cfg.Namespace, cfg.Logf = o.Dir, o.Replica, o.Replicas, o.Namespace, logger.printf
 	cfg.Host = fmt.Sprintf("%s-sandbox-%d", hostName(), o.Replica)
+	if o.Pod {
+		// A pod's holder value names the pod, so that locks inspect can tell when it is gone.
+		cfg.Host = cmp.Or(os.Getenv("POD_NAME"), hostName())
+	}
 	// Every mode needs Redis: the background worker takes its jobs from it.
 	ms, closeMasters, err := o.Masters(ctx)
 	if err != nil {

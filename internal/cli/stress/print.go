@@ -26,6 +26,9 @@ func printReport(w io.Writer, r *report.Report) error {
 	if err := t.Render(); err != nil {
 		return err
 	}
+	for _, l := range r.PodLines() {
+		output.Fprintw(w, l, "", "  ")
+	}
 	for _, l := range r.FaultLines() {
 		output.Fprintw(w, l, "", "  ")
 	}

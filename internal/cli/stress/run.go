@@ -19,6 +19,13 @@ import (
 
 func runStress(ctx context.Context, o *Options) error {
 	errOut := o.IO.ErrOut
+	pods, err := o.podTargets(ctx)
+	if err != nil {
+		return err
+	}
+	if pods != nil {
+		defer pods.Close()
+	}
 	if err := o.Nemesis.Prepare(o.Factory, o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
 		return err
 	}
@@ -29,6 +36,9 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 	defer files.Close()
 	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan, Leftovers: o.Nemesis.Leftovers}
+	if pods != nil {
+		d.Pods = pods
+	}
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}

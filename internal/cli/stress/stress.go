@@ -26,11 +26,18 @@ type Options struct {
 	Factory *cmdutil.Factory // its Kube getter, secrets, clock and version
 	Config  pstress.Config   // what the flags below set directly
 	Targets []string
-	Mix     string
-	Headers headerflags.Flags
-	State   stateflags.Flags
-	Nemesis nemesisflags.Flags
-	Fleets  Fleets // nil: the load goes from this process only
+	// TargetPods (a label selector or a Service's name) and TargetPort are --target-pods and
+	// --target-port: the targets are those pods, each through a port-forward.
+	TargetPods string
+	TargetPort int
+	Mix        string
+	Headers    headerflags.Flags
+	State      stateflags.Flags
+	Nemesis    nemesisflags.Flags
+	Fleets     Fleets // nil: the load goes from this process only
+	// webSelectorSet says --nemesis-web-selector was given (else --target-pods' selector is the
+	// web pods').
+	webSelectorSet bool
 	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
 	Deployment, History, Report, JUnit, HTML string
 	Format                                   output.Format
@@ -48,7 +55,7 @@ var settings = cmdutil.Settings{
 	"MinContended": "--min-contended", "Ignore": "--ignore",
 	// Not Config's: the state reader, the Deployment and the report file, which the run's
 	// reasons and next step also name.
-	"StateDir": "--state-dir", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
+	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
@@ -93,6 +100,10 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
     --requests 10000 --concurrency 10000 --analyses 100 --state-dir /tmp/os-state \
     --history run.jsonl --report stress-report.json --html stress.html
 
+  # Every ready pod of Service web, each through a port-forward of its own (re-listed during the load)
+  osctl stress --target-pods web -n openstudio-rehearsal --state-dir /mnt/openstudio-rehearsal --allow-start \
+    --deployment web --requests 10000 --concurrency 1000 --report stress-rehearsal.json
+
   # Judge a saved run again, offline
   osctl stress judge --history run.jsonl --state-dir /tmp/os-state
 
@@ -106,6 +117,8 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	d := pstress.DefaultConfig()
 	fl := cmd.Flags()
 	fl.StringSliceVar(&o.Targets, "target", nil, "base URL of the target, or comma-separated URLs of each replica (round-robin); for --profile http, the route itself")
+	fl.StringVar(&o.TargetPods, "target-pods", "", "target the ready pods this label selector (or this Service's selector, given its name) matches in -n's namespace, each through a port-forward of its own, round-robin; pods are re-listed during the load: one that goes away gets no new request, a new ready one is taken in (openstudio and jobs; instead of --target)")
+	fl.IntVar(&o.TargetPort, "target-port", 0, "with --target-pods, the pods' port to forward to (default: each pod's first container port)")
 	fl.StringVar(&c.Profile, "profile", d.Profile, "workload: openstudio, jobs or http")
 	fl.IntVar(&c.Requests, "requests", d.Requests, "load requests to send (0 with --duration: until it ends; --profile http with --duration alone is bounded by the duration)")
 	c.Concurrency = d.Concurrency
@@ -161,9 +174,14 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if !k.Probes && c.Duration > 0 && !cmd.Flags().Changed("requests") {
 		c.Requests = 0
 	}
+	if err := o.validatePods(cmd); err != nil {
+		return err
+	}
 	var err error
-	if c.Targets, err = profile.ParseTargets(o.Targets); err != nil {
-		return cmdutil.Usage("%v", err)
+	if o.TargetPods == "" {
+		if c.Targets, err = profile.ParseTargets(o.Targets); err != nil {
+			return cmdutil.Usage("%v", err)
+		}
 	}
 	if len(k.Ops) > 0 {
 		if c.Mix, err = profile.ParseMix(o.Mix); err != nil {
@@ -180,7 +198,7 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if err := o.Nemesis.Validate(); err != nil {
 		return err
 	}
-	if err := c.Check(); err != nil {
+	if err := o.checkConfig(); err != nil {
 		return cmdutil.Usage("%w", err)
 	}
 	// The library takes 0 for a default; a 0 given on the command line is a mistake.

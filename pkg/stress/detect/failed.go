@@ -80,7 +80,7 @@ func stuckReasons(h *history.History, r *run) []string {
 	for _, fj := range h.Footer.FailedJobs {
 		failed[fj.Analysis]++
 	}
-	restartedRedis := lostWithRedis(h)
+	restartedRedis := lostWithRedis(h) || lostWithPod(h)
 	var stuck []string
 	for _, a := range r.analyses {
 		st := r.readbacks[history.ReadbackStatus+"/"+a]
@@ -116,6 +116,23 @@ func stuckReasons(h *history.History, r *run) []string {
 func lostWithRedis(h *history.History) bool {
 	for _, f := range h.Footer.Faults {
 		if f.Kind.HitsRedis() && f.Kind.Kills() && !f.Injected.IsZero() {
+			return true
+		}
+	}
+	return false
+}
+
+// lostWithPod says whether a web pod that went away during the run may explain stuck jobs: a
+// pod deleted by the nemesis (kill-replica, kill-holder on Kubernetes) or let go by osctl stress
+// --target-pods. Its background worker may have been performing a start's job, and Resque prunes
+// a dead worker only from a worker on the same host, which a deleted pod's never comes back as:
+// the job stays "queued" for good, the fault's effect and not stuck for an unknown reason.
+func lostWithPod(h *history.History) bool {
+	if len(h.Footer.TargetsGone) > 0 {
+		return true
+	}
+	for _, f := range h.Footer.Faults {
+		if f.Kind.Kills() && !f.Kind.HitsRedis() && !f.Injected.IsZero() && strings.HasPrefix(f.Target, "pod ") {
 			return true
 		}
 	}

@@ -82,6 +82,9 @@ func faultTargets(h *history.History, f nemesis.Fault) (map[string]bool, string)
 	if f.Kind.HitsRedis() {
 		return nil, "every target (a Redis fault reaches every replica's locks)"
 	}
+	if pod, ok := strings.CutPrefix(f.Target, "pod "); ok {
+		return podTargets(h, f, pod)
+	}
 	var idx int
 	if _, err := fmt.Sscanf(f.Target, "replica %d", &idx); err != nil {
 		return nil, fmt.Sprintf("every target (the history does not say which target is %s)", f.Target)
@@ -98,6 +101,28 @@ func faultTargets(h *history.History, f nemesis.Fault) (map[string]bool, string)
 		return nil, fmt.Sprintf("every target (no target said it is replica %d)", idx)
 	}
 	return urls, fmt.Sprintf("replica %d (%s)", idx, strings.Join(names, ", "))
+}
+
+// podTargets are the targets of the pod ns/name a fault deleted, when the run sent to each pod
+// through a forward of its own (osctl stress --target-pods).
+func podTargets(h *history.History, f nemesis.Fault, pod string) (map[string]bool, string) {
+	_, name, _ := strings.Cut(pod, "/")
+	infos := h.Header.TargetInfo
+	if h.Footer != nil {
+		infos = append(append([]history.TargetInfo(nil), infos...), h.Footer.TargetsAdded...)
+	}
+	urls := map[string]bool{}
+	var names []string
+	for _, ti := range infos {
+		if ti.Pod == name && !urls[ti.URL] {
+			urls[ti.URL] = true
+			names = append(names, ti.URL)
+		}
+	}
+	if len(urls) == 0 {
+		return nil, fmt.Sprintf("every target (the history does not say which target is %s)", f.Target)
+	}
+	return urls, fmt.Sprintf("%s (%s)", f.Target, strings.Join(names, ", "))
 }
 
 // caughtBy returns the load requests on victims (nil: any target) in flight during [from, to].

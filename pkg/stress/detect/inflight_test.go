@@ -165,3 +165,30 @@ func contains(s []int64, v int64) bool {
 	}
 	return false
 }
+
+// TestFaultsCaughtOnAPod: with --target-pods the history names each target's pod (the header's,
+// and the footer's taken in during the load), so a kill of pod ns/web-1 counts only the requests
+// on that pod's forward.
+func TestFaultsCaughtOnAPod(t *testing.T) {
+	h := inflightHistory()
+	h.Header.TargetInfo[0].Pod = "web-0"
+	h.Footer.TargetsAdded = []history.TargetInfo{{URL: "http://r1", Pod: "web-1", Added: true}}
+	h.Header.TargetInfo = h.Header.TargetInfo[:1]
+	h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.KillReplica, Target: "pod ns/web-1", Outcome: nemesis.Done, Injected: t0.Add(100 * time.Millisecond)}}
+	faults, _ := FaultsCaught(h)
+	in := faults[0].InFlight
+	if in == nil || in.Scope != "pod ns/web-1 (http://r1)" || !reflect.DeepEqual(in.Seqs, []int64{2, 3}) || in.Ambiguous != 2 {
+		t.Errorf("the kill of pod web-1 caught %+v, want requests 2 and 3 on its forward, both ambiguous", in)
+	}
+	if !lostWithPod(h) {
+		t.Error("a pod killed by the nemesis does not explain stuck jobs")
+	}
+	h.Footer.Faults = nil
+	if lostWithPod(h) {
+		t.Error("a run whose pods all stayed explains stuck jobs")
+	}
+	h.Footer.TargetsGone = []string{"http://r1"}
+	if !lostWithPod(h) {
+		t.Error("a pod let go during the load does not explain stuck jobs")
+	}
+}

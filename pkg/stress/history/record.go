@@ -271,6 +271,10 @@ type Footer struct {
 	Faults []nemesis.Fault `json:"faults,omitempty"`
 	// NemesisSeed is the seed of the faults' choice of targets.
 	NemesisSeed uint64 `json:"nemesis_seed,omitempty"`
+	// TargetsAdded are the pods taken in while the load ran (osctl stress --target-pods), and
+	// TargetsGone the URLs of the targets let go (their pods no longer ready, or gone).
+	TargetsAdded []TargetInfo `json:"targets_added,omitempty"`
+	TargetsGone  []string     `json:"targets_gone,omitempty"`
 	// Leftovers is what a dead holder left, read after the load of a run with faults.
 	Leftovers *Leftovers `json:"leftovers,omitempty"`
 	// StateRead is when the run began reading the state it judges (openstudio: the files), so
@@ -369,6 +373,13 @@ type TargetInfo struct {
 	Queue        string `json:"queue,omitempty"`
 	MaxActive    int    `json:"max_active,omitempty"`
 	StartAllowed bool   `json:"start_allowed"`
+	// Pod is the pod behind the URL (a port-forward of osctl stress --target-pods); Added says it
+	// was taken in while the load ran, Gone that it was let go before the run ended.
+	Pod   string `json:"pod,omitempty"`
+	Added bool   `json:"added,omitempty"`
+	Gone  bool   `json:"gone,omitempty"`
+	// Requests are the load requests sent to it (the report's; not in the history).
+	Requests *int `json:"requests,omitempty"`
 }
 
 // Describe says what one request got, for a reason or an error: the transport error, or the status

@@ -53,6 +53,9 @@ type Jobs struct {
 	// submit's record as it is about to be sent (see OpenStudio).
 	Shard   Shard
 	Sending Recorder
+	// Pool, when set, holds the targets while they change (osctl stress --target-pods): the
+	// submissions go to its live targets.
+	Pool *Pool
 
 	next      atomic.Int64
 	followers sync.WaitGroup
@@ -115,6 +118,11 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 		i := p.Shard.Global(j)
 		seq := i + 1
 		t := p.Targets[int(i)%len(p.Targets)].URL
+		if p.Pool != nil {
+			if u := p.Pool.Pick(i, false); u != nil {
+				t = u // a job is followed on the target that took it
+			}
+		}
 		nonce := Nonce(p.Run, seq)
 		body, key, source, keyJob := p.renderSubmit(seq, nonce)
 		rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,

@@ -102,6 +102,10 @@ type OpenStudio struct {
 	// Concurrency stay the whole load's and this process's. A worker that did not run the setup
 	// starts from Restore.
 	Shard Shard
+	// Pool, when set, holds the targets while they change during the run (osctl stress
+	// --target-pods): the load and the read-backs go to its live targets, Targets and
+	// StartTargets only when it has none.
+	Pool *Pool
 	// Sending, when set, receives each load request's record as the request is about to be sent
 	// (what it sends; not yet what it got), so that a request in flight when its sender dies can
 	// be judged as ambiguous (osctl stress --workers).
@@ -310,12 +314,23 @@ func (p *OpenStudio) op(ctx context.Context, i, base int64) *osOp {
 	if !ok {
 		return nil // the load stopped while this operation waited
 	}
-	t := p.Targets[int(i)%len(p.Targets)].URL
-	if kind == history.OpStart {
-		t = p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
-	}
+	t := p.target(i, kind == history.OpStart)
 	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}}
 	return o
+}
+
+// target is the i-th load request's target: the Pool's when it has one, else round-robin over
+// Targets (StartTargets for a start).
+func (p *OpenStudio) target(i int64, start bool) *url.URL {
+	if p.Pool != nil {
+		if u := p.Pool.Pick(i, start); u != nil {
+			return u
+		}
+	}
+	if start {
+		return p.Targets[p.StartTargets[int(i)%len(p.StartTargets)]].URL
+	}
+	return p.Targets[int(i)%len(p.Targets)].URL
 }
 
 // body makes a request's body and fills the record with what it sends (path, file, hashes,
@@ -413,5 +428,11 @@ func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 
 // api is the run's client of the OpenStudio API.
 func (p *OpenStudio) api() API {
-	return API{Client: p.Client, Targets: p.Targets, Now: p.Now, Concurrency: p.SetupConcurrency}
+	ts := p.Targets
+	if p.Pool != nil {
+		if live := p.Pool.Live(); len(live) > 0 {
+			ts = live
+		}
+	}
+	return API{Client: p.Client, Targets: ts, Now: p.Now, Concurrency: p.SetupConcurrency}
 }

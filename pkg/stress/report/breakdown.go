@@ -202,9 +202,13 @@ func perTarget(load []*history.Record, targets []Target) []Breakdown {
 	return ts.rows()
 }
 
-// TargetLabel names a target: its URL, and the replica it said it is (the sandbox).
+// TargetLabel names a target: its pod (osctl stress --target-pods), else its URL and the replica
+// it said it is (the sandbox).
 func TargetLabel(t Target) string {
 	u := redact.Text(t.URL)
+	if t.Pod != "" {
+		return "pod " + t.Pod
+	}
 	if t.Replica != nil {
 		return fmt.Sprintf("replica %d %s", *t.Replica, strings.TrimPrefix(strings.TrimPrefix(u, "http://"), "https://"))
 	}

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"slices"
+
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -19,7 +21,7 @@ func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Jud
 	hd := h.Header
 	r := &Report{Schema: Schema, SchemaVersion: SchemaVersion, OsctlVersion: version, Run: hd.Run, Profile: hd.Profile,
 		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration, Analyses: hd.Analyses,
-		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(hd),
+		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(h),
 		ConcurrencySource: hd.ConcurrencySource, TierCapacity: hd.TierCapacity}
 	r.Counts = st.Counts()
 	hist := st.Histogram()
@@ -46,19 +48,34 @@ func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Jud
 		r.PerOperation, r.PerTarget = perOperation(h, load), perTarget(load, r.Targets)
 		r.OverTime = overTime(load)
 	}
+	countTargets(r)
 	r.Timelines = timelines(h, r)
 	r.MaxReplicasValidated = ReplicasValidated(r)
 	r.addFaults(h)
 	return r
 }
 
-func targets(hd history.Header) []Target {
+// targets are the run's targets: the header's, then the pods the load took in (the footer's),
+// those let go marked gone.
+func targets(h *history.History) []Target {
+	hd := h.Header
+	var out []Target
 	if len(hd.TargetInfo) == len(hd.Targets) {
-		return append([]Target{}, hd.TargetInfo...)
+		out = append([]Target{}, hd.TargetInfo...)
+	} else {
+		out = make([]Target, 0, len(hd.Targets))
+		for _, t := range hd.Targets {
+			out = append(out, Target{URL: t})
+		}
 	}
-	out := make([]Target, 0, len(hd.Targets))
-	for _, t := range hd.Targets {
-		out = append(out, Target{URL: t})
+	if f := h.Footer; f != nil {
+		out = append(out, f.TargetsAdded...)
+		for i := range out {
+			out[i].Requests = nil
+			if slices.Contains(f.TargetsGone, out[i].URL) {
+				out[i].Gone = true
+			}
+		}
 	}
 	return out
 }
@@ -92,6 +109,9 @@ func replicasValidated(r *Report) (int, string) {
 	}
 	if r.Workload != nil {
 		return int(r.Workload.Replicas), "the Deployment's ready replicas"
+	}
+	if n := livePods(r); n > 0 {
+		return n, "the pods it sent to that were still ready at its end"
 	}
 	seen := map[int]bool{}
 	for _, t := range r.Targets {
