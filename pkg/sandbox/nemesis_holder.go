@@ -11,9 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/proc"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
-	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // checkHolder refuses a holder kind on a sandbox whose locks osctl cannot read: one without

@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/attack"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // The outcome colours, shared by the plots and the timelines (the page's CSS has the same).

@@ -13,12 +13,12 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/leftover"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
-	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // Flags are --nemesis and its companions: faults injected into the target during the load.
