@@ -111,7 +111,7 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 	n.Plan = &nemesis.Plan{Faults: faults, Injector: inj, Seed: n.Seed}
 	if stateDir != "" {
 		n.Leftovers = func(ctx context.Context, dirs []string) *history.Leftovers {
-			return leftover.Read(ctx, stateDir, dirs, f.Now())
+			return leftover.Read(ctx, sandbox.StateDir(stateDir), dirs, f.Now())
 		}
 	}
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)
