@@ -18,7 +18,7 @@ func (p *PodNemesis) checkHolder(f nemesis.Fault) error {
 	case f.Kind.Pauses():
 		return fmt.Errorf("%v: a pod cannot be paused through the Kubernetes API; on Kubernetes use kill-holder", f)
 	case p.Holders == nil:
-		return fmt.Errorf("%v: on Kubernetes osctl reads who holds a lock on the Redis masters: pass them with --nemesis-redis", f)
+		return fmt.Errorf("%v: on Kubernetes osctl reads who holds a lock on the Redis masters: pass them with {Nemesis.Redis}", f)
 	}
 	return nil
 }

@@ -21,7 +21,7 @@ import (
 func checkHolder(f nemesis.Fault, p Processes) error {
 	switch {
 	case p.Locking != "" && p.Locking != LockingRedlock && p.Locking != LockingRedlockNoFence:
-		return fmt.Errorf("%v: the sandbox runs --locking %s, which takes no Redis lock to find a holder by; use redlock or redlock-nofence", f, p.Locking)
+		return fmt.Errorf("%v: the sandbox runs lock mode %s, which takes no Redis lock to find a holder by; use redlock or redlock-nofence", f, p.Locking)
 	case len(p.Redis) == 0:
 		return fmt.Errorf("%v: the sandbox was given its Redis masters and started none, so osctl cannot read who holds a lock", f)
 	}

@@ -168,7 +168,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		partial, footer.Reason = true, load.Lost
 		r.notice("%s", load.Lost)
 	case stats.Stopped == attack.StopErrorRate:
-		partial, footer.Reason = true, fmt.Sprintf("stopped early: the error rate passed --max-error-rate %v", cfg.MaxErrorRate)
+		partial, footer.Reason = true, fmt.Sprintf("stopped early: the error rate passed {MaxErrorRate} %v", cfg.MaxErrorRate)
 		r.notice("%s", footer.Reason)
 	}
 	footer.Partial = partial
