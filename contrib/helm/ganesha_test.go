@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 const ganeshaDir = "kustomize/ganesha"

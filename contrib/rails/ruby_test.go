@@ -40,6 +40,7 @@ var (
 // CI and is skipped loudly elsewhere (testenv.Require).
 func requireRuby(t *testing.T) string {
 	t.Helper()
+	testenv.SkipIfShort(t, "Ruby")
 	rubyOnce.Do(func() {
 		rubyPath, rubyErr = exec.LookPath("ruby")
 		if rubyErr != nil {

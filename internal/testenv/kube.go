@@ -95,6 +95,7 @@ var (
 // first use (about 4 s). RunMain stops it. Tests must use their own namespaces (NewNamespace).
 func SharedKube(t testing.TB) *Kube {
 	t.Helper()
+	SkipIfShort(t, "the kube-apiserver harness")
 	bin, ok := KubeBinDir()
 	Require(t, ok, "Kubernetes control plane binaries in "+bin+" (run scripts/k8s-build.sh)")
 	sharedKubeOnce.Do(func() {

@@ -59,6 +59,7 @@ func PromtoolPath(t testing.TB) string {
 // test ends. It returns once Prometheus answers /-/ready.
 func StartPrometheus(t testing.TB, o PromOptions) *Prometheus {
 	t.Helper()
+	SkipIfShort(t, "Prometheus")
 	bin, err := exec.LookPath("prometheus")
 	Require(t, err == nil, "prometheus ("+PromInstallHint+")")
 	dir := t.TempDir()

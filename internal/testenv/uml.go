@@ -64,6 +64,7 @@ type UMLRun struct {
 // cannot start the test fails in CI and skips loudly elsewhere (Require).
 func RunUMLNFS(t testing.TB, program string, timeout time.Duration) *UMLRun {
 	t.Helper()
+	SkipIfShort(t, "the UML NFS harness")
 	ok, why := UMLAvailable()
 	Require(t, ok, why)
 	root, err := ModuleRoot()

@@ -12,7 +12,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // The chart's labels of the web pods and of the Redis pod.

@@ -8,7 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // checkHolder refuses a holder kind that cannot find a holder: kill-holder needs Holders, and a
@@ -18,7 +18,7 @@ func (p *PodNemesis) checkHolder(f nemesis.Fault) error {
 	case f.Kind.Pauses():
 		return fmt.Errorf("%v: a pod cannot be paused through the Kubernetes API; on Kubernetes use kill-holder", f)
 	case p.Holders == nil:
-		return fmt.Errorf("%v: on Kubernetes osctl reads who holds a lock on the Redis masters: pass them with --nemesis-redis", f)
+		return fmt.Errorf("%v: on Kubernetes osctl reads who holds a lock on the Redis masters: pass them with {Nemesis.Redis}", f)
 	}
 	return nil
 }

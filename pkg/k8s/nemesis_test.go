@@ -10,7 +10,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/k8s"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // TestPodNemesisDeletesAWebPodItsReplicaSetReplaces: on a real API server with its controllers

@@ -99,31 +99,31 @@ func Explain(m Master, err error) error {
 	var ne net.Error
 	switch {
 	case strings.Contains(msg, "WRONGPASS") || strings.Contains(msg, "invalid password") || strings.Contains(msg, "invalid username-password"):
-		return fmt.Errorf("Redis %s: authentication failed (wrong user or password): check the URL's user and password, --redis-password-file or --redis-secret", m.Name)
+		return fmt.Errorf("Redis %s: authentication failed (wrong user or password): check the URL's user and password, {Redis.Password}", m.Name)
 	case strings.Contains(msg, "NOAUTH"):
-		return fmt.Errorf("Redis %s: a password is required: put it in the URL, --redis-password-file or --redis-secret", m.Name)
+		return fmt.Errorf("Redis %s: a password is required: put it in the URL, {Redis.Password}", m.Name)
 	case strings.Contains(msg, "called without any password configured"):
 		return fmt.Errorf("Redis %s: a password was sent but the server has none set: drop it from the URL or the password flags", m.Name)
 	case errors.Is(err, ErrNoSuchMaster):
-		return fmt.Errorf("Redis %s: the sentinels monitor no master %q: check --redis-sentinel-master (redis-cli -p 26379 SENTINEL MASTERS lists them)", m.Name, m.Addr)
+		return fmt.Errorf("Redis %s: the sentinels monitor no master %q: check {Redis.SentinelMaster} (redis-cli -p 26379 SENTINEL MASTERS lists them)", m.Name, m.Addr)
 	case strings.Contains(msg, "no sentinel answered") || strings.Contains(msg, "all sentinels specified in configuration are unreachable"):
 		return fmt.Errorf("Redis %s: no sentinel answered (%s): check the sentinels' addresses (port 26379) and credentials", m.Name, msg)
 	case strings.Contains(msg, "MOVED ") || strings.Contains(msg, "ASK "):
-		return fmt.Errorf("Redis %s: this is a Redis Cluster node (%s): pass it as --redis-cluster URL", m.Name, firstWords(msg, 3))
+		return fmt.Errorf("Redis %s: this is a Redis Cluster node (%s): pass it as {Redis.Clusters} URL", m.Name, firstWords(msg, 3))
 	case strings.Contains(msg, "cluster support disabled"):
-		return fmt.Errorf("Redis %s: this server is not a Redis Cluster (cluster support disabled): pass it as --redis URL", m.Name)
+		return fmt.Errorf("Redis %s: this server is not a Redis Cluster (cluster support disabled): pass it as {Redis.URLs} URL", m.Name)
 	case strings.Contains(msg, "CLUSTERDOWN"):
 		return fmt.Errorf("Redis %s: the cluster is down (%s): check CLUSTER INFO on its nodes", m.Name, msg)
 	case strings.Contains(msg, "READONLY"):
-		return fmt.Errorf("Redis %s: this server is a replica (READONLY): give its master, or --redis-sentinel to follow the master", m.Name)
+		return fmt.Errorf("Redis %s: this server is a replica (READONLY): give its master, or {Redis.Sentinels} to follow the master", m.Name)
 	case strings.Contains(msg, "connection refused"):
 		return fmt.Errorf("Redis %s: connection refused: is the server running and the port right?", m.Name)
 	case errors.As(err, &ne) && ne.Timeout():
-		return fmt.Errorf("Redis %s: timed out: check the address, firewall, or use --redis-service for an in-cluster Service", m.Name)
+		return fmt.Errorf("Redis %s: timed out: check the address, firewall, or use {Redis.Service} for an in-cluster Service", m.Name)
 	case strings.Contains(msg, "no such host"):
-		return fmt.Errorf("Redis %s: host not found: check the host name (in-cluster names need --redis-service)", m.Name)
+		return fmt.Errorf("Redis %s: host not found: check the host name (in-cluster names need {Redis.Service})", m.Name)
 	case strings.Contains(msg, "certificate"):
-		return fmt.Errorf("Redis %s: TLS verification failed (%s): pass the server's CA with --redis-ca", m.Name, msg)
+		return fmt.Errorf("Redis %s: TLS verification failed (%s): pass the server's CA with {Redis.CAFile}", m.Name, msg)
 	case strings.Contains(msg, "unknown command"):
 		return fmt.Errorf("Redis %s: %s: the server disabled or renamed a command osctl needs (managed Redis does that)", m.Name, msg)
 	}

@@ -31,7 +31,7 @@ func TestTLSWithCA(t *testing.T) {
 	}
 	err = Ping(ctx, ms[0])
 	Close(ms)
-	if err == nil || !strings.Contains(err.Error(), "--redis-ca") || strings.Contains(err.Error(), pw) {
+	if err == nil || !strings.Contains(err.Error(), "{Redis.CAFile}") || strings.Contains(err.Error(), pw) {
 		t.Errorf("without --redis-ca: %v", err)
 	}
 	if _, err := Connect(Config{URLs: []string{"redis://127.0.0.1:1"}, CAFile: tlsf.CA}); err == nil || !strings.Contains(err.Error(), "not rediss://") {

@@ -180,7 +180,7 @@ func TestClusterMaster(t *testing.T) {
 		want string
 	}{
 		{Config{Clusters: []string{plain.URL()}}, "not a Redis Cluster"},
-		{Config{URLs: []string{"redis://:" + pw + "@" + c.Nodes[0].Addr}}, "--redis-cluster"},
+		{Config{URLs: []string{"redis://:" + pw + "@" + c.Nodes[0].Addr}}, "{Redis.Clusters}"},
 	} {
 		ms, err := Connect(tc.cfg)
 		if err != nil {
@@ -299,7 +299,7 @@ func TestTLSClusterAndSentinel(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer Close(plain)
-	if err := Ping(ctx, plain[0]); err == nil || !strings.Contains(err.Error(), "--redis-ca") {
+	if err := Ping(ctx, plain[0]); err == nil || !strings.Contains(err.Error(), "{Redis.CAFile}") {
 		t.Errorf("without --redis-ca: %v", err)
 	}
 }

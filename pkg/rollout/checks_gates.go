@@ -7,8 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/pkg/lock/ops"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 	"github.com/osctl/osctl/pkg/redisconn"
 )
 
@@ -60,7 +60,7 @@ func (c *Checks) Gates(ctx context.Context, gc GateConfig) ([]Gate, error) {
 	return append(out, pg...), nil
 }
 
-// nfsCheck runs the live NFS preflight (pkg/nfscheck) on every ready pod of the workload.
+// nfsCheck runs the live NFS preflight (pkg/preflight/nfscheck) on every ready pod of the workload.
 func (c *Checks) nfsCheck(path string) func(context.Context) ([]preflight.Result, error) {
 	return func(ctx context.Context) ([]preflight.Result, error) {
 		return nfscheck.CheckWorkload(ctx, c.Kube, c.Namespace, c.Target.Deployment.Name, path)

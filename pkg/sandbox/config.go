@@ -230,7 +230,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("no state directory given")
 	}
 	if len(c.Masters) == 0 {
-		return fmt.Errorf("no Redis master given: the background worker takes InitializeAnalysis jobs from Redis (and --locking redlock and --queue shared keep their state there)")
+		return fmt.Errorf("no Redis master given: the background worker takes InitializeAnalysis jobs from Redis (and the redlock lock mode and the shared queue keep their state there)")
 	}
 	if c.BackgroundInterval < 0 {
 		return fmt.Errorf("background interval %v must not be negative", c.BackgroundInterval)

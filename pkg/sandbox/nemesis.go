@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"sync"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/proc"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // Nemesis injects faults (a nemesis.Injector) into an `osctl sandbox up` running over Dir: it finds the replicas

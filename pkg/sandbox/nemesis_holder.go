@@ -11,9 +11,9 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/proc"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
-	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // checkHolder refuses a holder kind on a sandbox whose locks osctl cannot read: one without
@@ -21,7 +21,7 @@ import (
 func checkHolder(f nemesis.Fault, p Processes) error {
 	switch {
 	case p.Locking != "" && p.Locking != LockingRedlock && p.Locking != LockingRedlockNoFence:
-		return fmt.Errorf("%v: the sandbox runs --locking %s, which takes no Redis lock to find a holder by; use redlock or redlock-nofence", f, p.Locking)
+		return fmt.Errorf("%v: the sandbox runs lock mode %s, which takes no Redis lock to find a holder by; use redlock or redlock-nofence", f, p.Locking)
 	case len(p.Redis) == 0:
 		return fmt.Errorf("%v: the sandbox was given its Redis masters and started none, so osctl cannot read who holds a lock", f)
 	}

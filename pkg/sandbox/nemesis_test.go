@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/proc"
 	"github.com/osctl/osctl/pkg/sandbox"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // sleeper starts a real child process of this test (the supervisor, as far as the injector can

@@ -6,9 +6,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"

@@ -87,9 +87,9 @@ func JobsError(err error, hdrs http.Header) error {
 		return errors.New(sec.String(err.Error()))
 	}
 	// (Worded so that no "Token: value" appears: error output masks whatever follows one.)
-	hint := "pass the service's token (its ELB_OPENAPI_API_TOKEN) in the " + TokenHeader + " header, with --header"
+	hint := "pass the service's token (its ELB_OPENAPI_API_TOKEN) in the " + TokenHeader + " header, with {Header}"
 	if hdrs.Get(TokenHeader) != "" {
-		hint = "the " + TokenHeader + " header given with --header was refused: check it against the service's ELB_OPENAPI_API_TOKEN"
+		hint = "the " + TokenHeader + " header given with {Header} was refused: check it against the service's ELB_OPENAPI_API_TOKEN"
 	}
 	return fmt.Errorf("%s; %s", sec.String(ae.Error()), hint)
 }

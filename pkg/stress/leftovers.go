@@ -4,9 +4,9 @@ import (
 	"context"
 	"slices"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // readLeftovers records in the footer what a dead holder may have left, once the state the

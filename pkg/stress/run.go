@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -235,7 +235,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		partial, footer.Reason = true, load.Lost
 		r.notice("%s", load.Lost)
 	case stats.Stopped == attack.StopErrorRate:
-		partial, footer.Reason = true, fmt.Sprintf("stopped early: the error rate passed --max-error-rate %v", cfg.MaxErrorRate)
+		partial, footer.Reason = true, fmt.Sprintf("stopped early: the error rate passed {MaxErrorRate} %v", cfg.MaxErrorRate)
 		r.notice("%s", footer.Reason)
 	}
 	footer.Partial = partial

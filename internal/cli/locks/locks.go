@@ -44,9 +44,10 @@ shared volume whose work never finished; 'serve-metrics' exports the same view t
 // mastersFunc connects to the Redis masters of the global flags (the Factory's RedisMasters).
 type mastersFunc func(ctx context.Context) ([]redisconn.Master, func(), error)
 
-// explain turns a master's error into the one-line explanation of pkg/redisconn.
+// explain turns a master's error into the one-line explanation of pkg/redisconn, its settings
+// named as the flags.
 func explain(m redisconn.Master, err error) string {
-	return redisconn.Explain(m, err).Error()
+	return cmdutil.RedisSettings.Text(redisconn.Explain(m, err).Error())
 }
 
 // podsFunc returns the holder-pod checker when a cluster was given, with a warning otherwise

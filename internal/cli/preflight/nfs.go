@@ -10,8 +10,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 // DefaultPath is where the web pods mount the shared volume (the chart's).

@@ -254,3 +254,13 @@ func TestManifestsSingleOwnerFlag(t *testing.T) {
 		t.Fatalf("before without --single-owner: exit %d\n%s", code, out)
 	}
 }
+
+// TestRedisExplanationNamesTheFlags: a master that wants a password the URL does not give is a
+// FAIL whose message names the password flags, not the library's setting names.
+func TestRedisExplanationNamesTheFlags(t *testing.T) {
+	r := testenv.StartRedis(t, testenv.WithPassword("s3cret-pw"))
+	out, _, code := run(t, "", "redis", "--redis", "redis://"+r.Addr, "--clock-interval", "200ms")
+	if code != 1 || !strings.Contains(out, "--redis-password-file or --redis-secret") || strings.Contains(out, "{Redis.") || strings.Contains(out, "s3cret-pw") {
+		t.Fatalf("exit %d, want 1 and the password flags named:\n%s", code, out)
+	}
+}

@@ -84,5 +84,8 @@ func redisResults(ctx context.Context, opts *RedisOptions) ([]preflight.Result, 
 	}
 	defer closeAll()
 	rs := redischeck.Check(ctx, ms, redischeck.Options{LockTTL: opts.LockTTL, ClockInterval: opts.ClockInterval})
+	for i := range rs { // the checks name the Redis settings as {Redis.URLs}: as the flags here
+		rs[i].Message, rs[i].Fix = cmdutil.RedisSettings.Text(rs[i].Message), cmdutil.RedisSettings.Text(rs[i].Fix)
+	}
 	return preflight.ApplyIgnores(rs, opts.Common.Config, nil), nil
 }

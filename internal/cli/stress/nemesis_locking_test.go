@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // Both sides of the lock debate (docs/lock-fencing.md) on three sandbox replicas: a Redlock lease

@@ -14,8 +14,8 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/sandbox"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 

@@ -56,6 +56,7 @@ var settings = cmdutil.Settings{
 	// Not Config's: the state reader, the Deployment and the report file, which the run's
 	// reasons and next step also name.
 	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
+	"Nemesis.Redis": "--nemesis-redis", "Nemesis.Seed": "--nemesis-seed", "Rollout.StressReport": "--stress-report",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl

@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/cdproto/runtime"
 	"github.com/chromedp/chromedp"
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 // Page is one page open in headless Chromium.
@@ -40,6 +41,7 @@ const Timeout = 90 * time.Second
 // skipped silently (make test installs it).
 func Binary(t testing.TB) string {
 	t.Helper()
+	testenv.SkipIfShort(t, "Chromium")
 	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
 		if p, err := exec.LookPath(name); err == nil {
 			return p
@@ -53,6 +55,7 @@ func Binary(t testing.TB) string {
 // stopped when the test ends.
 func Open(t testing.TB, path string) *Page {
 	t.Helper()
+	testenv.SkipIfShort(t, "Chromium")
 	abs, err := filepath.Abs(path)
 	if err != nil {
 		t.Fatal(err)

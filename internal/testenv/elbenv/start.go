@@ -3,6 +3,8 @@ package elbenv
 import (
 	"os"
 	"testing"
+
+	"github.com/osctl/osctl/internal/testenv"
 )
 
 // Start runs the service for a test (Up, in a t.TempDir()) and stops it when the test ends; a
@@ -10,6 +12,7 @@ import (
 // failed.
 func Start(t testing.TB, o Options) *Service {
 	t.Helper()
+	testenv.SkipIfShort(t, "the real elb-openapi")
 	if o.Dir == "" {
 		o.Dir = t.TempDir()
 	}

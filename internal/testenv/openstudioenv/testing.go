@@ -14,6 +14,7 @@ import (
 // stopped, every process by its pid, when the test ends; a failed test logs the processes' logs.
 func StartT(t testing.TB, o Options) *Server {
 	t.Helper()
+	testenv.SkipIfShort(t, "the real OpenStudio Server")
 	err := Check(FerretDBPath())
 	testenv.Require(t, err == nil, "the real OpenStudio Server's dependencies: "+errString(err))
 	if o.Dir == "" {

@@ -18,9 +18,7 @@ import (
 // outside `make test`, and as a failure in `make test` ($OSCTL_REALNODE_BIN set) and in CI.
 func Require(t testing.TB) {
 	t.Helper()
-	if testing.Short() {
-		t.Skip("real pods: skipped under -short")
-	}
+	testenv.SkipIfShort(t, "real pods")
 	m := Missing()
 	if len(m) == 0 {
 		return

@@ -40,6 +40,7 @@ const startTimeout = 60 * time.Second
 // fails the test with its stderr.
 func Start(t testing.TB, args ...string) *Sandbox {
 	t.Helper()
+	testenv.SkipIfShort(t, "osctl sandbox up processes")
 	bin := testenv.OsctlBinary(t)
 	if !hasFlag(args, "--dir") {
 		// Keep the state inside the test's temp dir (removed after Stop) rather than a new

@@ -198,7 +198,7 @@ func (b *Breaker) Break(ctx context.Context, observed View) (AuditRecord, error)
 		rec.Reason = "forced: " + v.Reason
 	default:
 		rec.Outcome = OutcomeRefused
-		rec.Reason = "not stale (" + string(v.Status) + "): " + v.Reason + "; use --force to break it anyway"
+		rec.Reason = "not stale (" + string(v.Status) + "): " + v.Reason + "; use {Force} to break it anyway"
 	}
 	if mode == "" {
 		rec.Results = b.results(now, func(int) MasterResult { return MasterResult{Result: ResultKept} })

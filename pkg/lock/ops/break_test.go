@@ -116,7 +116,7 @@ func TestBreakRefusesRenewedChangedAndLive(t *testing.T) {
 	must(t, c.Set(ctx, "redlock:r:live", "L", 9*time.Second).Err())
 	v, _ = observe(t, ms, "redlock:r:live", time.Second)
 	rec, _ = b.Break(ctx, v)
-	if rec.Outcome != OutcomeRefused || !strings.Contains(rec.Reason, "--force") {
+	if rec.Outcome != OutcomeRefused || !strings.Contains(rec.Reason, "{Force}") {
 		t.Errorf("live lock: %+v", rec)
 	}
 	rec, _ = NewBreaker(ms, BreakOptions{Force: true}).Break(ctx, v)

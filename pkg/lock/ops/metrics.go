@@ -21,14 +21,14 @@ var (
 	descDebris     = prometheus.NewDesc("osctl_lock_minority_debris", "Stale locks held on fewer masters than a quorum on two reads a retry window apart (debris of a failed acquisition or release).", nil, nil)
 	descOldest     = prometheus.NewDesc("osctl_lock_oldest_age_seconds", "How long the oldest lock has held its value, as far as this exporter has seen it (0 without locks).", nil, nil)
 	descStaleAge   = prometheus.NewDesc("osctl_lock_stale_age_seconds", "How long the oldest stale lock of each key pattern has held its value, as far as this exporter has seen it.", []string{"pattern"}, nil)
-	descTop        = prometheus.NewDesc("osctl_lock_top_age_seconds", "The --top oldest locks by key, with their age.", []string{"rank", "key", "verdict", "flavour"}, nil)
+	descTop        = prometheus.NewDesc("osctl_lock_top_age_seconds", "The oldest locks by key (as many as the exporter was asked for), with their age.", []string{"rank", "key", "verdict", "flavour"}, nil)
 	descUp         = prometheus.NewDesc("osctl_redis_up", "Whether the Redis server answered the last scan (1) or not (0): per master, and per node (a cluster's primary shard, the master Sentinel named; the master itself for a standalone one).", []string{"master", "node"}, nil)
 	descRTT        = prometheus.NewDesc("osctl_redis_rtt_seconds", "Round trip of a PING to the server at the start of the last scan.", []string{"master", "node"}, nil)
 	descAudit      = prometheus.NewDesc("osctl_audit_stream_length", "Entries in the audit stream osctl:audit on the master (XLEN).", []string{"master"}, nil)
 	descScanTook   = prometheus.NewDesc("osctl_lock_scan_duration_seconds", "How long the last scan of the masters took.", nil, nil)
 	descScanOK     = prometheus.NewDesc("osctl_lock_scan_success", "Whether the last scan ran to its end on at least one master (1) or not (0: the lock metrics are left out).", nil, nil)
 	descScanAt     = prometheus.NewDesc("osctl_lock_scan_timestamp_seconds", "When the last scan started, in seconds since the epoch.", nil, nil)
-	descScansTotal = prometheus.NewDesc("osctl_lock_scans_total", "Scans run since the exporter started (scrapes share scans: see --min-interval).", nil, nil)
+	descScansTotal = prometheus.NewDesc("osctl_lock_scans_total", "Scans run since the exporter started (scrapes within its minimum interval share one scan).", nil, nil)
 )
 
 // Collector exports a Monitor's lock health as Prometheus metrics: each collection is one call

@@ -8,7 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 // ganesha recognises an in-cluster NFS-Ganesha server behind the volume: a workload of the input

@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/preflight/manifests"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 // ganeshaChart is a web Deployment on a claim of a class that an in-cluster nfs-provisioner

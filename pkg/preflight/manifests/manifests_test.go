@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
 	"github.com/osctl/osctl/pkg/preflight/manifests"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 func load(t *testing.T, paths ...string) []manifests.Object {

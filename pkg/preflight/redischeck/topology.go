@@ -80,7 +80,7 @@ func firstLine(err error) string {
 
 // sentinelMitigations is what the Sentinel warning asks for.
 const sentinelMitigations = "a lock over one Sentinel-managed master is not safe across a failover. Mitigate: " +
-	"use 3 or 5 independent masters (--redis once per master) for Redlock proper; " +
+	"use 3 or 5 independent masters ({Redis.URLs} once per master) for Redlock proper; " +
 	"set min-replicas-to-write 1 and min-replicas-max-lag 1 on the master (or send WAIT 1 after taking a lock), so a lock no replica got is refused; " +
 	"and check fencing tokens (pkg/lock Lease.Token) where the guarded work writes, so a holder that lost its lock cannot overwrite a newer one"
 

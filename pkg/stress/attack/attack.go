@@ -185,7 +185,7 @@ func Run(ctx context.Context, client Client, src Source, o Options) *Stats {
 
 var (
 	errDuration  = errors.New("duration reached")
-	errErrorRate = errors.New("error rate passed --max-error-rate")
+	errErrorRate = errors.New("error rate passed {MaxErrorRate}")
 )
 
 type attacker struct {

@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // TestFailedExtractionIsAFinding: an extraction the target says raised (a torn zip) is a finding

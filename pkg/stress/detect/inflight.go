@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // Blocked is how long, at most, a killed or paused replica kept the others waiting on the

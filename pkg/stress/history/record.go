@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // SchemaVersion is the version of the history's line format, written in its header line. Version 2

@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/redis/go-redis/v9"
+
+	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/lock/ops"
 	"github.com/osctl/osctl/pkg/sandbox"
@@ -49,7 +52,7 @@ func TestReadFiles(t *testing.T) {
 	}
 	dirs := []string{"server/assets/analyses/a/original", "server/analyses/a", "server/analyses/b", "server/analyses/c", "server/analyses/never"}
 	l := &history.Leftovers{}
-	readFiles(t.Context(), root, dirs, time.Now(), l)
+	readFiles(t.Context(), root, sandbox.TempPrefix, dirs, time.Now(), l)
 	got := []string{}
 	for _, f := range l.LockFiles {
 		got = append(got, f.Path+" "+f.Status)
@@ -70,7 +73,7 @@ func TestReadFiles(t *testing.T) {
 // TestLockOf: an osctl holder whose pid is no running replica of the sandbox is stale; one a
 // replica holds is live; inspect's own stale verdict stands.
 func TestLockOf(t *testing.T) {
-	replicas := map[int]sandbox.Process{41: {Kind: "replica", Index: 0, Pid: 41}}
+	replicas := map[int]string{41: sandbox.Process{Kind: "replica", Index: 0, Pid: 41}.String()}
 	view := func(pid int, st ops.Status) ops.View {
 		h := lock.Holder{Host: "h", PID: pid, Random: "r"}
 		return ops.View{Key: "redlock:a1:analysis_zip", AnalysisID: "a1", Value: h.String(), Holder: &h, Held: 1, Masters: 1,
@@ -87,5 +90,51 @@ func TestLockOf(t *testing.T) {
 	v.Verdict.Reason = "no TTL on m1"
 	if k := lockOf(v, replicas); k.Status != StatusStale || k.Reason != "no TTL on m1" {
 		t.Errorf("inspect's stale verdict: %+v", k)
+	}
+}
+
+// running is a sandbox that runs over dir with the given redis-servers and replicas.
+type running struct {
+	dir      string
+	redis    []string
+	replicas map[int]string
+}
+
+func (r running) Dir() string        { return r.dir }
+func (r running) TempPrefix() string { return sandbox.TempPrefix }
+func (r running) Processes() ([]string, map[int]string, error) {
+	return r.redis, r.replicas, nil
+}
+
+// TestReadRedisLocks: on a real redis-server, a lock held by a pid that is no running replica is
+// stale, one a running replica holds is live, and a key that is no lock is not listed.
+func TestReadRedisLocks(t *testing.T) {
+	r := testenv.StartRedis(t)
+	c := redis.NewClient(&redis.Options{Addr: r.Addr})
+	defer c.Close()
+	live := lock.Holder{Host: "h", PID: 41, Random: "r1"}.String()
+	dead := lock.Holder{Host: "h", PID: 42, Random: "r2"}.String()
+	for k, v := range map[string]string{"redlock:a1:analysis_zip": live, "redlock:a2:analysis_zip": dead, "other": "x"} {
+		if err := c.Set(t.Context(), k, v, time.Minute).Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sb := running{dir: t.TempDir(), redis: []string{r.Addr}, replicas: map[int]string{41: "replica 0 (pid 41)"}}
+	l := Read(t.Context(), sb, nil, time.Now())
+	got := []string{}
+	for _, k := range l.RedisLocks {
+		got = append(got, k.Key+" "+k.Status)
+	}
+	if want := "redlock:a1:analysis_zip live,redlock:a2:analysis_zip stale"; strings.Join(got, ",") != want || len(l.Warnings) != 0 {
+		t.Errorf("got %v (warnings %v), want %s", got, l.Warnings, want)
+	}
+}
+
+// TestReadWithoutARunningSandbox: a state directory no sandbox runs over is a warning naming it.
+func TestReadWithoutARunningSandbox(t *testing.T) {
+	dir := t.TempDir()
+	l := Read(t.Context(), sandbox.StateDir(dir), []string{"server/analyses/a"}, time.Now())
+	if len(l.Warnings) != 1 || !strings.Contains(l.Warnings[0], dir+" has no "+sandbox.ProcessesFile+" (not a running sandbox's state directory)") {
+		t.Errorf("warnings %q", l.Warnings)
 	}
 }

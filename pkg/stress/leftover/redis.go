@@ -2,9 +2,7 @@ package leftover
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
 	"time"
 
@@ -12,7 +10,6 @@ import (
 
 	"github.com/osctl/osctl/pkg/lock/ops"
 	"github.com/osctl/osctl/pkg/redisconn"
-	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -25,33 +22,25 @@ const (
 // redisTimeout bounds each command to a master: a master still paused or down is a warning.
 const redisTimeout = 2 * time.Second
 
-// readRedis lists the locks on the redis-servers the sandbox over stateDir started, as `osctl
-// locks inspect` sees them, and calls stale, besides what inspect calls stale, an osctl holder
-// whose pid is not one of the sandbox's running replicas (the replicas are the only holders of
-// the sandbox's locks: one that names another pid was taken by a replica since killed).
-func readRedis(ctx context.Context, stateDir string, l *history.Leftovers) {
-	p, err := sandbox.ReadProcesses(stateDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		l.Warnings = append(l.Warnings, fmt.Sprintf("Redis locks: %s has no %s (not a running sandbox's state directory)", stateDir, sandbox.ProcessesFile))
-		return
-	}
+// readRedis lists the locks on the redis-servers sb started, as `osctl locks inspect` sees
+// them, and calls stale, besides what inspect calls stale, an osctl holder whose pid is not one
+// of sb's running replicas (the replicas are the only holders of the sandbox's locks: one that
+// names another pid was taken by a replica since killed).
+func readRedis(ctx context.Context, sb Sandbox, l *history.Leftovers) {
+	addrs, replicas, err := sb.Processes()
 	if err != nil {
 		l.Warnings = append(l.Warnings, "Redis locks: "+err.Error())
 		return
 	}
-	if len(p.Redis) == 0 {
+	if len(addrs) == 0 {
 		return // a sandbox without locks, or given its masters: none of its own to read
 	}
-	masters := make([]redisconn.Master, len(p.Redis))
-	for i, r := range p.Redis {
-		c := redis.NewClient(&redis.Options{Addr: r.Addr, DialTimeout: redisTimeout, ReadTimeout: redisTimeout, WriteTimeout: redisTimeout, MaxRetries: -1})
-		masters[i] = redisconn.Master{Name: "redis://" + r.Addr, Addr: r.Addr, Client: c}
+	masters := make([]redisconn.Master, len(addrs))
+	for i, addr := range addrs {
+		c := redis.NewClient(&redis.Options{Addr: addr, DialTimeout: redisTimeout, ReadTimeout: redisTimeout, WriteTimeout: redisTimeout, MaxRetries: -1})
+		masters[i] = redisconn.Master{Name: "redis://" + addr, Addr: addr, Client: c}
 	}
 	defer redisconn.Close(masters)
-	replicas := map[int]sandbox.Process{}
-	for _, r := range p.Replicas {
-		replicas[r.Pid] = r
-	}
 	sum, err := ops.Inspect(ctx, masters, ops.Options{RetryWindow: 500 * time.Millisecond}, func(v ops.View) error {
 		if v.Verdict.Status != ops.StatusNotALock {
 			l.RedisLocks = append(l.RedisLocks, lockOf(v, replicas))
@@ -71,7 +60,7 @@ func readRedis(ctx context.Context, stateDir string, l *history.Leftovers) {
 }
 
 // lockOf is one inspected key as a leftover, judged against the sandbox's running replicas.
-func lockOf(v ops.View, replicas map[int]sandbox.Process) history.LeftoverLock {
+func lockOf(v ops.View, replicas map[int]string) history.LeftoverLock {
 	k := history.LeftoverLock{Key: v.Key, Analysis: v.AnalysisID, Value: v.Value, Held: v.Held, Masters: v.Masters,
 		TTLMillis: ops.Absent, Status: StatusLive, Reason: v.Verdict.Reason}
 	for _, h := range v.Holdings {
@@ -87,7 +76,7 @@ func lockOf(v ops.View, replicas map[int]sandbox.Process) history.LeftoverLock {
 		k.Status = StatusStale
 	case v.Holder == nil:
 		// not osctl's value: no pid to check; inspect's verdict stands
-	case replicas[v.Holder.PID].Pid == 0:
+	case replicas[v.Holder.PID] == "":
 		k.Status = StatusStale
 		k.Reason = fmt.Sprintf("holder pid %d is not a running replica of the sandbox: a dead holder (it blocks the analysis until its TTL ends)", v.Holder.PID)
 	default:

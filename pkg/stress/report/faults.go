@@ -6,7 +6,8 @@ import (
 )
 
 // FaultLines are the terminal summary's lines for the run's faults (osctl stress --nemesis):
-// "fault kill-replica@1s: done (replica 2 (pid 4242))", then the seed of the choice of targets.
+// "fault kill-replica@1s: done (replica 2 (pid 4242))", then the seed of the choice of targets,
+// the settings they name as NameSettings asked.
 func (r *Report) FaultLines() []string {
 	var out []string
 	for _, f := range r.Faults {
@@ -23,9 +24,13 @@ func (r *Report) FaultLines() []string {
 		out = append(out, line)
 	}
 	if len(out) > 0 && r.NemesisSeed != 0 {
-		out = append(out, fmt.Sprintf("faults' targets chosen with seed %d (--nemesis-seed repeats them)", r.NemesisSeed))
+		out = append(out, fmt.Sprintf("faults' targets chosen with seed %d ({Nemesis.Seed} repeats them)", r.NemesisSeed))
 	}
-	return append(out, r.Leftovers.Lines(leftoversShown)...)
+	out = append(out, r.Leftovers.Lines(leftoversShown)...)
+	for i := range out {
+		out[i] = r.named(out[i])
+	}
+	return out
 }
 
 // leftoversShown is how many leftovers of each kind the summary names.

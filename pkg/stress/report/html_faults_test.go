@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // TestHTMLFaults: a run with faults gets a faults table, one row each, and a dashed mark on the

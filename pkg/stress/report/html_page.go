@@ -42,7 +42,7 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{range .}}<tr data-kind="{{.Kind}}"><td>{{.}}</td><td>{{.Target}}{{with .Lock}}<br>holder of {{.Key}} ({{.Holder}}, held {{.HeldFor}}){{end}}</td><td>{{.Outcome}}</td><td>{{if not .Injected.IsZero}}{{.Injected.Format "15:04:05.000"}}{{if not .Ended.IsZero}} to {{.Ended.Format "15:04:05.000"}}{{end}}{{end}}</td><td class="inflight"{{with .InFlight}} data-in-flight="{{.Requests}}"{{end}}>{{with .InFlight}}{{.Requests}} on {{.Scope}}: {{.Ambiguous}} ambiguous, {{.Acknowledged}} acknowledged, {{.Rejected}} rejected{{end}}</td></tr>
 {{end}}</table><p class="legend">Each injected fault is a dashed line on the requests-in-flight plot (a pause: its start and its end). In flight: the load requests sent before the fault hit and not answered before it; a request it cut off is ambiguous, never lost or torn on its own.</p>{{end}}
 {{with .R.Leftovers}}<h2 id="leftovers" data-lock-files="{{len .LockFiles}}" data-temp-files="{{len .TempFiles}}" data-redis-locks="{{len .RedisLocks}}">Left behind</h2>
-<p>What a dead holder may have left, read after the load: not findings, and the verdict and exit code do not depend on it.{{if not .Read}} The files and Redis locks were not read (no --state-dir of a sandbox).{{end}}</p>
+<p>What a dead holder may have left, read after the load: not findings, and the verdict and exit code do not depend on it.{{if not .Read}} The files and Redis locks were not read (the run named no sandbox's state directory).{{end}}</p>
 {{with .RedisLocks}}<table class="redislocks"><tr><th>Redis lock</th><th>holder</th><th>status</th><th class="n">masters</th><th class="n">TTL ms</th></tr>
 {{range .}}<tr data-status="{{.Status}}"><td>{{.Key}}</td><td>{{.Value}}</td><td>{{.Status}}: {{.Reason}}</td><td class="n">{{.Held}}/{{.Masters}}</td><td class="n">{{.TTLMillis}}</td></tr>
 {{end}}</table>{{end}}
@@ -54,7 +54,7 @@ table.findings{width:100%}table.findings td{font-size:13px}td.obj,td.paths,td.re
 {{with .Warnings}}<ul>{{range .}}<li>not read: {{.}}</li>{{end}}</ul>{{end}}{{end}}
 <h2 id="findings" data-findings="{{len .R.Findings}}">Findings ({{len .R.Findings}})</h2>
 {{if not .R.Findings}}<p class="nofindings">No findings.</p>
-{{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report (--report, -o json) has every finding.</p>
+{{else}}<p>{{.R.CountsLine}}. {{.Drawn}} race timelines drawn: the first 5 findings of each kind always, then up to 20 of each kind while the page stays small. The JSON report has every finding.</p>
 <p class="legend">Each bar is one request, on the lane of the target that took it, from when it was sent to when it was answered:
 <span><i class="sw ack"></i>acknowledged</span><span><i class="sw rej"></i>rejected</span><span><i class="sw amb"></i>ambiguous</span><span><i class="sw ctx"></i>another request on the same object</span><span>&#9660; the state holds its bytes</span><span><i class="sw read"></i>the state was read</span>{{if eq .R.Profile "jobs"}}<span><i class="sw above"></i>more jobs surely active than the ceiling</span>{{end}}</p>
 {{range .Groups}}<section class="kind" data-kind="{{.Kind}}" data-count="{{.Count}}"><h3>{{.Kind}} ({{.Count}})</h3>

@@ -6,8 +6,8 @@ import (
 	"math"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/attack"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // The outcome colours, shared by the plots and the timelines (the page's CSS has the same).
@@ -181,6 +181,6 @@ func histogramSVG(bs []Bucket) string {
 
 // noData is a plot that has nothing to draw, saying why.
 func noData(name, title string) string {
-	return fmt.Sprintf(`<svg class="plot nodata" data-plot="%s" data-points="0" viewBox="0 0 576 40" role="img" aria-label="%s"><text x="8" y="24">%s: no per-request records to draw (an http run keeps them only with --history)</text></svg>`,
+	return fmt.Sprintf(`<svg class="plot nodata" data-plot="%s" data-points="0" viewBox="0 0 576 40" role="img" aria-label="%s"><text x="8" y="24">%s: no per-request records to draw (an http run keeps them only when it writes a history)</text></svg>`,
 		name, html.EscapeString(title), html.EscapeString(title))
 }

@@ -64,7 +64,7 @@ func (l *Leftovers) Lines(n int) []string {
 		return nil
 	}
 	if !l.Read {
-		return []string{"leftovers: not read (the run had no --state-dir of a sandbox); none counted"}
+		return []string{"leftovers: not read (the run had no {StateDir} of a sandbox); none counted"}
 	}
 	out := []string{fmt.Sprintf("leftovers (not findings; the verdict stands): %d lock file(s), %d temp file(s), %d Redis lock(s) (%d stale)",
 		len(l.LockFiles), len(l.TempFiles), len(l.RedisLocks), l.StaleLocks())}

@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
 )
 
 // TestLeftoversInTheReport: a run with a kill gets its requests in flight counted on the fault,

@@ -29,7 +29,7 @@ func (r *Report) next() string {
 		if m, w := replicasValidated(r); m == n {
 			why = " (" + w + ")"
 		}
-		return fmt.Sprintf("next: this run validated %d replica%s%s; give its {Report} to 'osctl rollout run --stress-report' to step the HPA up to them", n, plural(n), why)
+		return fmt.Sprintf("next: this run validated %d replica%s%s; give its {Report} to 'osctl rollout run {Rollout.StressReport}' to step the HPA up to them", n, plural(n), why)
 	}
 	return "next: " + r.remedy()
 }

@@ -2,6 +2,7 @@ package workers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -39,7 +40,7 @@ func (e *PermissionError) Error() string {
 	for _, p := range e.Missing {
 		names = append(names, p.String())
 	}
-	return fmt.Sprintf("osctl stress --workers needs these Kubernetes permissions in namespace %s, which you lack: %s. Nothing was created; bind the Role in %s",
+	return fmt.Sprintf("{Workers.Count} needs these Kubernetes permissions in namespace %s, which you lack: %s. Nothing was created; bind the Role in %s",
 		e.Namespace, strings.Join(names, ", "), RBACDoc)
 }
 
@@ -65,6 +66,9 @@ type Cluster struct {
 func Start(ctx context.Context, c *k8s.Clients, spec Spec, cfg pstress.Config, o ConnectOptions) (*Cluster, error) {
 	if o.Log == nil {
 		o.Log = func(string) {}
+	}
+	if len(spec.Command) == 0 {
+		return nil, errors.New("the load workers' Spec has no Command: give the osctl command line of an idle worker")
 	}
 	if spec.ReadyTimeout <= 0 {
 		spec.ReadyTimeout = DefaultReadyTimeout

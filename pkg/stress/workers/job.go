@@ -49,7 +49,7 @@ func DefaultDeadline(cfg pstress.Config) time.Duration {
 const unboundedDeadline = 24 * time.Hour
 
 // Job is the Indexed Job of a run's workers in namespace ns: Count pods that run
-// `osctl stress worker --idle` (they wait for an exec to give them work), spread over the nodes,
+// s.Command, an idle osctl worker (they wait for an exec to give them work), spread over the nodes,
 // meeting the "restricted" Pod Security Standard, bounded by activeDeadlineSeconds, and deleted
 // TTL after they end. A failed pod is not replaced (its index fails alone).
 func (s Spec) Job(ns, run string) *batchv1.Job {
@@ -89,7 +89,7 @@ func (s Spec) Job(ns, run string) *batchv1.Job {
 					Containers: []corev1.Container{{
 						Name:    container,
 						Image:   s.Image,
-						Command: []string{"osctl", "stress", "worker", "--idle", fmt.Sprint(s.Deadline)},
+						Command: append(append([]string(nil), s.Command...), fmt.Sprint(s.Deadline)),
 						SecurityContext: &corev1.SecurityContext{AllowPrivilegeEscalation: &no, ReadOnlyRootFilesystem: &yes, RunAsNonRoot: &yes,
 							Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}},
 						Resources: s.resources(),

@@ -27,6 +27,9 @@ type Spec struct {
 	// died. TTL is its ttlSecondsAfterFinished: the Job is deleted that long after it ended.
 	Deadline time.Duration
 	TTL      time.Duration
+	// Command is what each pod runs, its deadline appended: the osctl command line of a worker
+	// that waits idle for an exec to give it work (the CLI's, which names its flags).
+	Command []string
 }
 
 // Defaults.

@@ -13,12 +13,12 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/leftover"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
-	"github.com/osctl/osctl/pkg/stress/nemesis/holders"
 )
 
 // Flags are --nemesis and its companions: faults injected into the target during the load.
@@ -111,7 +111,7 @@ func (n *Flags) Prepare(f *cmdutil.Factory, stateDir string, logf func(string, .
 	n.Plan = &nemesis.Plan{Faults: faults, Injector: inj, Seed: n.Seed}
 	if stateDir != "" {
 		n.Leftovers = func(ctx context.Context, dirs []string) *history.Leftovers {
-			return leftover.Read(ctx, stateDir, dirs, f.Now())
+			return leftover.Read(ctx, sandbox.StateDir(stateDir), dirs, f.Now())
 		}
 	}
 	logf("nemesis: %d fault(s) (%s), targets chosen with --nemesis-seed %d", len(faults), n.Spec, n.Seed)

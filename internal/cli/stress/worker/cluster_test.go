@@ -429,8 +429,9 @@ func TestWorkersRBAC(t *testing.T) {
 	})
 	before := srv.n.Load()
 	code, out := runAs()
-	if code != 2 || !strings.Contains(out, "create pods/exec") || !strings.Contains(out, "Nothing was created") || strings.Count(strings.TrimSpace(out), "\n") > 0 {
-		t.Fatalf("without pods/exec: exit %d, want 2 and one line naming create pods/exec:\n%s", code, out)
+	if code != 2 || !strings.Contains(out, "create pods/exec") || !strings.Contains(out, "Nothing was created") || strings.Count(strings.TrimSpace(out), "\n") > 0 ||
+		!strings.Contains(out, "--workers needs") {
+		t.Fatalf("without pods/exec: exit %d, want 2 and one line naming --workers and create pods/exec:\n%s", code, out)
 	}
 	jobs, err := w.k.Clients.Clientset.BatchV1().Jobs(w.ns).List(context.Background(), metav1.ListOptions{})
 	if err != nil || len(jobs.Items) != 0 || srv.n.Load() != before {

@@ -52,6 +52,9 @@ With --idle it only waits (the pod's own command).`,
 	return cmd
 }
 
+// IdleCommand is what each load worker's pod runs (its deadline appended): this command, idle.
+var IdleCommand = []string{"osctl", "stress", "worker", "--idle"}
+
 func run(ctx context.Context, o *Options) error {
 	if o.Idle > 0 {
 		select {
@@ -96,6 +99,7 @@ func (w *Fleets) Validate(c *pstress.Config) (err error) {
 	if w.spec, err = w.flags.Spec(w.f.Version, c.Concurrency); err != nil {
 		return cmdutil.Usage("%w", err)
 	}
+	w.spec.Command = IdleCommand
 	if w.flags.Count > 0 {
 		*c = c.WithDefaults()
 	}

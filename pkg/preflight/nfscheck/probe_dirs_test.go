@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 func TestProbeOneDeviceProvesNothing(t *testing.T) {

@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/internal/testenv"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 func readTestdata(t *testing.T, name string) string {

@@ -9,8 +9,8 @@ import (
 
 	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 // TestLiveRBACDocSuffices runs the live check as a ServiceAccount bound only to the ClusterRole
@@ -19,7 +19,7 @@ func TestLiveRBACDocSuffices(t *testing.T) {
 	t.Parallel()
 	k, ns, pods := setupLive(t, liveSpec{replicas: 1, pvOptions: []string{"noac"}, scOptions: []string{"noac"}})
 	k.SetPodMountinfo(t, ns, pods[0].Name, readTestdata(t, "pod-noac.txt"))
-	b, err := os.ReadFile("../../docs/migration/rbac-preflight.yaml")
+	b, err := os.ReadFile("../../../docs/migration/rbac-preflight.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

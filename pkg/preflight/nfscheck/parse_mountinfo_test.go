@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 func parseFile(t *testing.T, name string) []nfscheck.Mount {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/osctl/osctl/pkg/nfscheck"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 func FuzzParseMountinfo(f *testing.F) {

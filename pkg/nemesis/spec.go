@@ -1,6 +1,8 @@
 // Package nemesis injects faults into a stress run's target while the load runs, as Jepsen's
 // nemesis does: replicas killed or paused, Redis restarted or paused, on a schedule given as
-// KIND@AT[+FOR]. It knows nothing of the CLI; the stress run starts Run with the load.
+// KIND@AT[+FOR]. It knows nothing of the CLI; the stress run starts Run with the load. It is a
+// leaf: the injectors beneath it (pkg/sandbox's processes, pkg/k8s's pods) implement its Injector,
+// as redsync's adapters implement its redis interface, and pkg/stress drives it.
 package nemesis
 
 import (
@@ -34,18 +36,48 @@ const (
 // Kinds lists every kind, in the order the help names them.
 var Kinds = []Kind{KillReplica, PauseReplica, RestartRedis, PauseRedis, PauseHolder, KillHolder}
 
+// Target is what a kind of fault hits.
+type Target string
+
+// The targets of a fault.
+const (
+	// Replica is a web replica chosen by the seeded generator.
+	Replica Target = "replica"
+	// Holder is the web replica that holds a lock when the fault is due.
+	Holder Target = "holder"
+	// Redis is a Redis master chosen by the seeded generator.
+	Redis Target = "redis"
+)
+
+// kinds says, once for each kind, what it hits and whether it stops a process for FOR (else it
+// kills one, or deletes its pod).
+var kinds = map[Kind]struct {
+	target Target
+	pauses bool
+}{
+	KillReplica:  {Replica, false},
+	PauseReplica: {Replica, true},
+	RestartRedis: {Redis, false},
+	PauseRedis:   {Redis, true},
+	PauseHolder:  {Holder, true},
+	KillHolder:   {Holder, false},
+}
+
+// Target says what the kind hits ("" for an unknown kind).
+func (k Kind) Target() Target { return kinds[k].target }
+
 // Pauses says whether the kind stops a process for FOR (and takes +FOR).
-func (k Kind) Pauses() bool { return k == PauseReplica || k == PauseRedis || k == PauseHolder }
+func (k Kind) Pauses() bool { return kinds[k].pauses }
 
 // Kills says whether the kind kills a process (or deletes its pod).
-func (k Kind) Kills() bool { return k == KillReplica || k == RestartRedis || k == KillHolder }
+func (k Kind) Kills() bool { return k.Target() != "" && !k.Pauses() }
 
 // HitsRedis says whether the kind hits a Redis master rather than a web replica.
-func (k Kind) HitsRedis() bool { return k == RestartRedis || k == PauseRedis }
+func (k Kind) HitsRedis() bool { return k.Target() == Redis }
 
 // TargetsHolder says whether the kind hits the replica that holds a lock when it is due,
 // rather than one chosen by the seeded generator.
-func (k Kind) TargetsHolder() bool { return k == PauseHolder || k == KillHolder }
+func (k Kind) TargetsHolder() bool { return k.Target() == Holder }
 
 // HolderWait bounds how long after AT a holder kind waits for a lock to be held.
 const HolderWait = 10 * time.Second
@@ -138,11 +170,7 @@ func parseOne(item string) (Fault, error) {
 		return Fault{}, fmt.Errorf("fault %q has no @AT: write KIND@AT[+FOR], e.g. kill-replica@5s", item)
 	}
 	f := Fault{Kind: Kind(kind)}
-	known := false
-	for _, k := range Kinds {
-		known = known || k == f.Kind
-	}
-	if !known {
+	if f.Kind.Target() == "" {
 		return Fault{}, fmt.Errorf("fault %q: unknown kind %q; use one of %s", item, kind, kindList())
 	}
 	at, dur, hasFor := strings.Cut(when, "+")

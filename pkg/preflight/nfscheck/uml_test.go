@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv"
-	"github.com/osctl/osctl/pkg/nfscheck"
 	"github.com/osctl/osctl/pkg/preflight"
+	"github.com/osctl/osctl/pkg/preflight/nfscheck"
 )
 
 type cliReport struct {
@@ -42,6 +42,7 @@ func readReport(t *testing.T, dir, name string) ([]preflight.Result, int) {
 // real osctl binary inside it, and checks the verdicts on real mounts.
 func TestUMLRealNFS(t *testing.T) {
 	t.Parallel() // overlaps with the control-plane tests
+	testenv.SkipIfShort(t, "the UML NFS harness")
 	bin := testenv.OsctlBinary(t)
 	program := fmt.Sprintf(`#!/bin/sh
 O=%[1]q

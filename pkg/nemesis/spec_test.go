@@ -58,3 +58,32 @@ func TestDurationJSON(t *testing.T) {
 		t.Errorf("MarshalText: %s", b)
 	}
 }
+
+// TestKindsSayWhatTheyHit: every kind names its target, and pauses or kills, never both.
+func TestKindsSayWhatTheyHit(t *testing.T) {
+	want := map[Kind]string{
+		KillReplica: "replica kills", PauseReplica: "replica pauses", RestartRedis: "redis kills",
+		PauseRedis: "redis pauses", PauseHolder: "holder pauses", KillHolder: "holder kills",
+	}
+	if len(want) != len(Kinds) {
+		t.Fatalf("%d kinds, %d expected", len(Kinds), len(want))
+	}
+	for _, k := range Kinds {
+		does := "kills"
+		if k.Pauses() {
+			does = "pauses"
+		}
+		if k.Pauses() == k.Kills() {
+			t.Errorf("%s: Pauses %v, Kills %v", k, k.Pauses(), k.Kills())
+		}
+		if got := string(k.Target()) + " " + does; got != want[k] {
+			t.Errorf("%s: %s, want %s", k, got, want[k])
+		}
+		if k.HitsRedis() != (k.Target() == Redis) || k.TargetsHolder() != (k.Target() == Holder) {
+			t.Errorf("%s: HitsRedis %v, TargetsHolder %v, Target %s", k, k.HitsRedis(), k.TargetsHolder(), k.Target())
+		}
+	}
+	if k := Kind("kill-pod"); k.Target() != "" || k.Kills() || k.Pauses() {
+		t.Errorf("an unknown kind hits %q", k.Target())
+	}
+}

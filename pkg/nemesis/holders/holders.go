@@ -1,5 +1,5 @@
 // Package holders reads who holds the osctl locks on Redis masters, for the holder faults
-// (pause-holder, kill-holder) of pkg/stress/nemesis.
+// (pause-holder, kill-holder) of pkg/nemesis.
 package holders
 
 import (
@@ -8,7 +8,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
-	"github.com/osctl/osctl/pkg/stress/nemesis"
+	"github.com/osctl/osctl/pkg/nemesis"
 )
 
 // Read reads every osctl lock on the masters: its value's holder and its TTL left. A master
