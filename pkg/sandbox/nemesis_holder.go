@@ -11,8 +11,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/osctl/osctl/pkg/lock"
+	"github.com/osctl/osctl/pkg/lock/holders"
 	"github.com/osctl/osctl/pkg/nemesis"
-	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/proc"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/lock/holders"
 	"github.com/osctl/osctl/pkg/nemesis"
-	"github.com/osctl/osctl/pkg/nemesis/holders"
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
