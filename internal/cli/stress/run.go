@@ -13,13 +13,12 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
 func runStress(ctx context.Context, o *Options) error {
 	errOut := o.IO.ErrOut
-	pods, err := o.podTargets(ctx)
+	pods, err := o.Workload.Open(ctx, o.Factory, &o.Nemesis, errOut)
 	if err != nil {
 		return err
 	}
@@ -36,30 +35,12 @@ func runStress(ctx context.Context, o *Options) error {
 	}
 	defer files.Close()
 	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan, Leftovers: o.Nemesis.Leftovers}
-	if pods != nil {
-		d.Pods = pods
-	}
+	o.Workload.Wire(o.Factory, pods, &d)
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err
 	}
 	if fh := files[o.History]; fh != nil {
 		d.History = fh
-	}
-	if o.Deployment != "" {
-		d.Workload = func(ctx context.Context) (*history.Workload, error) {
-			kc, err := o.Factory.Kube()
-			if err != nil {
-				return nil, err
-			}
-			return pstress.Workload(ctx, kc.Clientset, kc.Namespace, o.Deployment)
-		}
-		d.Tier = func(ctx context.Context) (*pstress.Tier, error) {
-			kc, err := o.Factory.Kube()
-			if err != nil {
-				return nil, err
-			}
-			return pstress.DeploymentTier(ctx, kc.Clientset, kc.Namespace, o.Deployment)
-		}
 	}
 	// A second Ctrl-C exits at once: say what that leaves undone at the phase the run is in.
 	var phase atomic.Value

@@ -15,6 +15,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/output"
 	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
+	"github.com/osctl/osctl/internal/cli/stress/podflags"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -26,21 +27,16 @@ type Options struct {
 	Factory *cmdutil.Factory // its Kube getter, secrets, clock and version
 	Config  pstress.Config   // what the flags below set directly
 	Targets []string
-	// TargetPods (a label selector or a Service's name) and TargetPort are --target-pods and
-	// --target-port: the targets are those pods, each through a port-forward.
-	TargetPods string
-	TargetPort int
-	Mix        string
-	Headers    headerflags.Flags
-	State      stateflags.Flags
-	Nemesis    nemesisflags.Flags
-	Fleets     Fleets // nil: the load goes from this process only
-	// webSelectorSet says --nemesis-web-selector was given (else --target-pods' selector is the
-	// web pods').
-	webSelectorSet bool
-	// Deployment is the Deployment under test; History, Report, JUnit and HTML are output files.
-	Deployment, History, Report, JUnit, HTML string
-	Format                                   output.Format
+	// Workload is --target-pods, --target-port, --deployment and --concurrency auto.
+	Workload podflags.Flags
+	Mix      string
+	Headers  headerflags.Flags
+	State    stateflags.Flags
+	Nemesis  nemesisflags.Flags
+	Fleets   Fleets // nil: the load goes from this process only
+	// History, Report, JUnit and HTML are output files.
+	History, Report, JUnit, HTML string
+	Format                       output.Format
 }
 
 // settings names pkg/stress.Config's fields as osctl stress's flags.
@@ -111,19 +107,16 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
   # Plain HTTP load for 30 s at 10,000 in flight
   osctl stress --profile http --target http://127.0.0.1:8080/ --concurrency 10000 --duration 30s`,
 		Args: cobra.NoArgs,
-		RunE: RunE(o, o.validate, runF, runStress),
+		RunE: cmdutil.RunE(o, func(cmd *cobra.Command, _ []string) error { return o.validate(cmd) }, runF, runStress),
 	}
 	cmdutil.NameSettings(cmd, settings)
 	// The flags' defaults are the library's (pstress.DefaultConfig).
 	d := pstress.DefaultConfig()
 	fl := cmd.Flags()
 	fl.StringSliceVar(&o.Targets, "target", nil, "base URL of the target, or comma-separated URLs of each replica (round-robin); for --profile http, the route itself")
-	fl.StringVar(&o.TargetPods, "target-pods", "", "target the ready pods this label selector (or this Service's selector, given its name) matches in -n's namespace, each through a port-forward of its own, round-robin; pods are re-listed during the load: one that goes away gets no new request, a new ready one is taken in (openstudio and jobs; instead of --target)")
-	fl.IntVar(&o.TargetPort, "target-port", 0, "with --target-pods, the pods' port to forward to (default: each pod's first container port)")
 	fl.StringVar(&c.Profile, "profile", d.Profile, "workload: openstudio, jobs or http")
 	fl.IntVar(&c.Requests, "requests", d.Requests, "load requests to send (0 with --duration: until it ends; --profile http with --duration alone is bounded by the duration)")
-	c.Concurrency = d.Concurrency
-	fl.VarP(concurrencyFlag{c}, "concurrency", "c", "requests in flight at once (closed loop); with --rate, the most in flight; auto: the capacity of the --deployment's ready pods, each MAX_POOL + MAX_REQUESTS (beyond that capacity osctl warns before the load)")
+	o.Workload.Add(cmd, c, d.Concurrency)
 	fl.DurationVar(&c.Duration, "duration", 0, "stop sending after this long (0: no bound beyond --requests)")
 	fl.Float64Var(&c.Rate, "rate", 0, "requests per second, open loop (latency counted from each request's intended send time)")
 	fl.DurationVar(&c.Timeout, "timeout", d.Timeout, "timeout of one request (a timed-out request is ambiguous)")
@@ -153,7 +146,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 		o.Fleets = fleets[0]
 		o.Fleets.AddFlags(cmd)
 	}
-	fl.StringVar(&o.Deployment, "deployment", "", "Deployment under test (with --kubeconfig): its image and replicas go into the report, and its ready pods' Passenger capacity (MAX_POOL + MAX_REQUESTS each) is checked against --concurrency before the load")
+	o.Workload.AddDeployment(cmd)
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
 	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
@@ -175,11 +168,11 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if !k.Probes && c.Duration > 0 && !cmd.Flags().Changed("requests") {
 		c.Requests = 0
 	}
-	if err := o.validatePods(cmd); err != nil {
+	if err := o.Workload.Validate(cmd, o.Factory, c, o.Targets); err != nil {
 		return err
 	}
 	var err error
-	if o.TargetPods == "" {
+	if o.Workload.Pods == "" {
 		if c.Targets, err = profile.ParseTargets(o.Targets); err != nil {
 			return cmdutil.Usage("%v", err)
 		}
@@ -199,7 +192,7 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if err := o.Nemesis.Validate(); err != nil {
 		return err
 	}
-	if err := o.checkConfig(); err != nil {
+	if err := o.Workload.Check(*c); err != nil {
 		return cmdutil.Usage("%w", err)
 	}
 	// The library takes 0 for a default; a 0 given on the command line is a mistake.
@@ -207,15 +200,6 @@ func (o *Options) validate(cmd *cobra.Command) error {
 		if d <= 0 {
 			return cmdutil.Usage("%s %s: must be above 0", name, d)
 		}
-	}
-	if o.Deployment != "" && !o.Factory.KubeConfigured() {
-		return cmdutil.Usage("--deployment needs --kubeconfig (or KUBECONFIG) to read the workload")
-	}
-	if c.ConcurrencyAuto && o.Deployment == "" {
-		return cmdutil.Usage("--concurrency auto needs the tier to size the load to: add --deployment NAME (with --kubeconfig)")
-	}
-	if w := cmd.Flags().Lookup("workers"); c.ConcurrencyAuto && w != nil && w.Value.String() != "0" {
-		return cmdutil.Usage("--concurrency auto sizes the load of this process only: with --workers give --concurrency N")
 	}
 	c.Version = o.Factory.Version
 	if o.Fleets != nil {

@@ -13,7 +13,6 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	stresscleanup "github.com/osctl/osctl/pkg/stress/cleanup"
@@ -77,7 +76,7 @@ partial run.`,
   osctl stress cleanup --history run.jsonl --state-dir /mnt/openstudio --target http://web --yes
   osctl stress cleanup --history jobs-run.jsonl --header-file elb-headers --dry-run`,
 		Args: cobra.NoArgs,
-		RunE: stresscmd.RunE(o, func(*cobra.Command) error { return o.validate() }, runF, cleanupRun),
+		RunE: cmdutil.RunE(o, func(*cobra.Command, []string) error { return o.validate() }, runF, cleanupRun),
 	}
 	cmdutil.NameSettings(cmd, cmdutil.Settings{"StateDir": "--state-dir", "Target": "--target", "History": "--history"})
 	fl := cmd.Flags()

@@ -43,7 +43,7 @@ the run did (0 clean and conclusive, 1 races, 2 inconclusive), with the run's ow
 unless a flag here overrides one.`,
 		Example: `  osctl stress judge --history run.jsonl --state-dir /tmp/osctl-sandbox-x -o json`,
 		Args:    cobra.NoArgs,
-		RunE: stresscmd.RunE(o, func(cmd *cobra.Command) error {
+		RunE: cmdutil.RunE(o, func(cmd *cobra.Command, _ []string) error {
 			if o.History == "" {
 				return cmdutil.Usage("pass --history FILE (written by osctl stress --history)")
 			}
