@@ -43,6 +43,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -437,6 +438,7 @@ func newDocEnv(t *testing.T, d doc, binDir, root string) *docEnv {
 			// exec's stdin, and the pod script reads its directories from stdin until EOF.)
 			sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--redis", rd.URL())
 			e.cluster = append(e.cluster, "WEB_URL="+strings.Join(sb.Replicas, ","), "STATE_DIR="+sb.StateDir)
+			forwardWebPods(t, k, ns, sb.Replicas[0])
 		}
 	}
 	return e
@@ -683,6 +685,7 @@ spec:
       containers:
       - name: web
         image: nrel/openstudio-server:3.7.0
+        ports: [{containerPort: 80}]
         env:
         - {name: REDIS_URL, value: "redis://queue:6379"}
         volumeMounts:
@@ -690,6 +693,13 @@ spec:
       volumes:
       - name: nfs
         persistentVolumeClaim: {claimName: nfs-pvc}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+spec:
+  selector: {app: web, release: osrel}
+  ports: [{port: 80, targetPort: 80}]
 ---
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
@@ -713,6 +723,34 @@ spec:
 		return d.Status.AvailableReplicas == 1 && d.Status.UpdatedReplicas == 1, nil
 	})
 	return ns
+}
+
+// forwardWebPods makes a port-forward to port 80 of any pod of ns (the web pods, old and new:
+// `stress --target-pods web`, the rollout's gate at two replicas) reach the sandbox replica at
+// replica (http://HOST:PORT), through kwok's ClusterPortForward.
+func forwardWebPods(t *testing.T, k *testenv.Kube, ns, replica string) {
+	t.Helper()
+	u, err := url.Parse(replica)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := ns + "-web"
+	k.Apply(t, "", fmt.Sprintf(`apiVersion: kwok.x-k8s.io/v1alpha1
+kind: ClusterPortForward
+metadata:
+  name: %s
+spec:
+  selector:
+    matchNamespaces: [%s]
+  forwards:
+  - ports: [80]
+    target:
+      port: %s
+      address: %s
+`, name, ns, u.Port(), u.Hostname()))
+	t.Cleanup(func() {
+		_, _ = exec.Command(filepath.Join(k.BinDir, "kubectl"), "--kubeconfig="+k.Kubeconfig, "delete", "clusterportforward", name, "--wait=false").CombinedOutput()
+	})
 }
 
 // podMounts gives every new pod of the namespace the mountinfo its PV's options produce.
