@@ -25,7 +25,9 @@ import (
 //     finding names a file that is really not there, and no lost result file is on a started
 //     analysis;
 //   - the only jobs left queued are those whose InitializeAnalysis failed (Resque's failed list),
-//     and the wait after the load ended because nothing moved any more.
+//     and the wait after the load ended because nothing moved any more. A run left inconclusive
+//     by such jobs alone (osctl cannot read the real server's failed list) counts as a run that
+//     did not catch the race.
 func TestUnpatchedServerRaces(t *testing.T) {
 	t.Parallel()
 	s := openstudioenv.StartT(t, openstudioenv.Options{PoolSize: 4})
@@ -50,7 +52,7 @@ func TestUnpatchedServerRaces(t *testing.T) {
 // checkRun checks one unpatched run and returns how many torn or mixed findings it verified.
 func checkRun(t *testing.T, s *openstudioenv.Server, r run) int {
 	t.Helper()
-	if r.code != 1 && r.code != 0 {
+	if r.code != 1 && r.code != 0 && !stuckOnly(r) {
 		t.Fatalf("exit %d, verdict %s %v: want 1 (races)", r.code, r.rep.Verdict, r.rep.Reasons)
 	}
 	checkNoFalseLost(t, r)
@@ -74,6 +76,22 @@ func checkRun(t *testing.T, s *openstudioenv.Server, r run) int {
 		t.Errorf("exit %d, verdict %s, with %d torn or mixed findings: want exit 1 and races", r.code, r.rep.Verdict, racy)
 	}
 	return racy
+}
+
+// stuckOnly says whether an inconclusive run's only reasons are analyses whose jobs stay queued:
+// the real server's failed extractions are in Resque's failed list, which osctl does not read over
+// HTTP, so such a run is rightly inconclusive (checkQueuedJobsFailed checks that they failed) and
+// the race was not caught by osctl this time.
+func stuckOnly(r run) bool {
+	if r.code != 2 || r.rep.Verdict != "inconclusive" || len(r.rep.Reasons) == 0 {
+		return false
+	}
+	for _, why := range r.rep.Reasons {
+		if !strings.Contains(why, `have jobs stuck in "queued"`) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkNoFalseLost: the simulation worker deleted some result files by design, none of them is
