@@ -5,8 +5,6 @@ package rollout_test
 import (
 	"context"
 	"errors"
-	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -31,22 +29,7 @@ func probedWeb(t *testing.T, c *realnode.Cluster) (w *rollouttest.Workload, shar
 	t.Helper()
 	share = t.TempDir()
 	ns := c.Kube.NewNamespace(t)
-	c.Kube.Apply(t, ns, testenv.WebDeployment(1, fmt.Sprintf(`terminationGracePeriodSeconds: 1
-containers:
-- name: web
-  image: %s
-  imagePullPolicy: Never
-  command: [sh, -c, 'mkdir -p /www; [ -e /share/broken ] || echo ok > /www/healthz; exec httpd -f -p 8080 -h /www']
-  ports: [{containerPort: 8080}]
-  readinessProbe:
-    httpGet: {path: /healthz, port: 8080}
-    periodSeconds: 1
-    failureThreshold: 1
-  volumeMounts: [{name: share, mountPath: /share}]
-volumes:
-- name: share
-  hostPath: {path: %q, type: Directory}
-`, realnode.BusyboxImage, share)))
+	c.Kube.Apply(t, ns, testenv.WebDeployment(1, realnode.ProbedWebPodSpec(share, "")))
 	c.Kube.Apply(t, ns, `apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: web}
@@ -127,9 +110,7 @@ func TestRolloutOnRealReadinessProbes(t *testing.T) {
 	t.Run("never-ready", func(t *testing.T) {
 		w, share := probedWeb(t, c)
 		first := podNames(t, w)
-		if err := os.WriteFile(filepath.Join(share, "broken"), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		realnode.BreakProbes(t, share)
 		r, gates := realRunner(t, w, "real-fail")
 		p := plan([]int32{1, 2}, nil)
 		p.StepTimeout.Duration = 20 * time.Second

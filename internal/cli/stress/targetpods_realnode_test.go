@@ -76,16 +76,22 @@ func TestTargetPodsReachesEveryPod(t *testing.T) {
 	}
 }
 
+// redlockTierOfThree starts a web tier of 3 real pods with locking in a namespace of its own, and
+// returns its pods and a history path for the run.
+func redlockTierOfThree(t *testing.T) (c *realnode.Cluster, ns string, w *realnode.WebTier, pods []string, hist string) {
+	t.Helper()
+	c = realnode.Shared(t)
+	ns = c.Kube.NewNamespace(t)
+	w = c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "redlock"})
+	return c, ns, w, w.Pods(t), filepath.Join(t.TempDir(), "history.jsonl")
+}
+
 // TestTargetPodsFollowsTheDeployment: a pod deleted while `stress --target-pods` runs gets no
 // request sent after it went (beyond the re-list's second and the forward's end), its target is
 // marked gone, and the pod its ReplicaSet made instead is taken in and appears in targets with
 // requests of its own.
 func TestTargetPodsFollowsTheDeployment(t *testing.T) {
-	c := realnode.Shared(t)
-	ns := c.Kube.NewNamespace(t)
-	w := c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "redlock"})
-	before := w.Pods(t)
-	hist := filepath.Join(t.TempDir(), "history.jsonl")
+	c, ns, w, before, hist := redlockTierOfThree(t)
 	run := testenv.StartOsctl(t, 5*time.Minute, "stress", "--target-pods", "app=web", "--kubeconfig", c.Kube.Kubeconfig, "-n", ns,
 		"--state-dir", w.StateDir, "--requests", "4000", "--concurrency", "60", "--analyses", "20", "--background-wait", "0",
 		"--history", hist, "-o", "json")
@@ -143,11 +149,7 @@ func TestTargetPodsFollowsTheDeployment(t *testing.T) {
 // process is gone from the node, and the pod its ReplicaSet made instead was Ready, taken in and
 // sent requests before the run ended.
 func TestNemesisKillsARealPod(t *testing.T) {
-	c := realnode.Shared(t)
-	ns := c.Kube.NewNamespace(t)
-	w := c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "redlock"})
-	before := w.Pods(t)
-	hist := filepath.Join(t.TempDir(), "history.jsonl")
+	c, ns, w, before, hist := redlockTierOfThree(t)
 	r := runOsctl(t, "stress", "--target-pods", "app=web", "--kubeconfig", c.Kube.Kubeconfig, "-n", ns,
 		"--state-dir", w.StateDir, "--requests", "4000", "--concurrency", "60", "--analyses", "20", "--background-wait", "0",
 		"--nemesis", "kill-replica@4s", "--history", hist, "-o", "json")

@@ -4,11 +4,8 @@ package stress
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -30,25 +27,9 @@ func TestConcurrencyAutoCountsRealReadyPods(t *testing.T) {
 	k := c.Kube
 	ns := k.NewNamespace(t)
 	share := t.TempDir()
-	k.Apply(t, ns, testenv.WebDeployment(2, fmt.Sprintf(`terminationGracePeriodSeconds: 1
-containers:
-- name: web
-  image: %s
-  imagePullPolicy: Never
-  command: [sh, -c, 'mkdir -p /www; [ -e /share/broken ] || echo ok > /www/healthz; exec httpd -f -p 8080 -h /www']
-  env: [{name: MAX_POOL, value: "2"}, {name: MAX_REQUESTS, value: "3"}]
-  readinessProbe:
-    httpGet: {path: /healthz, port: 8080}
-    periodSeconds: 1
-  volumeMounts: [{name: share, mountPath: /share}]
-volumes:
-- name: share
-  hostPath: {path: %q, type: Directory}
-`, realnode.BusyboxImage, share)))
+	k.Apply(t, ns, testenv.WebDeployment(2, realnode.ProbedWebPodSpec(share, `[{name: MAX_POOL, value: "2"}, {name: MAX_REQUESTS, value: "3"}]`)))
 	k.ReadyPods(t, ns, "app=web", 2)
-	if err := os.WriteFile(filepath.Join(share, "broken"), nil, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	realnode.BreakProbes(t, share)
 	k.Kubectl(t, "-n", ns, "scale", "deployment/web", "--replicas=3")
 	testenv.WaitFor(t, 60*time.Second, "the third pod running, its probe failing", func() (bool, error) {
 		l, err := k.Clients.Clientset.CoreV1().Pods(ns).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})

@@ -180,21 +180,8 @@ func (n *Node) startContainerd() error {
 	if err := os.WriteFile(filepath.Join(n.Dir, "cni", "net.d", "10-osctl.conflist"), []byte(cniConfig(n)), 0o644); err != nil {
 		return err
 	}
-	g, err := n.daemon("containerd", []string{"PATH=" + n.c.bin + ":" + os.Getenv("PATH")},
-		filepath.Join(n.c.bin, "containerd"), "--config", filepath.Join(cd, "config.toml"))
-	if err != nil {
+	if err := n.runContainerd("containerd"); err != nil {
 		return err
-	}
-	n.containerd = g
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		if _, err := n.Ctr("version"); err == nil {
-			break
-		}
-		if g.Exited() || time.Now().After(deadline) {
-			return fmt.Errorf("%s: containerd did not start: %s", n.Name, n.c.logTail(n.Name+"-containerd"))
-		}
-		time.Sleep(200 * time.Millisecond)
 	}
 	for _, img := range n.c.images {
 		if out, err := n.Ctr("images", "import", img); err != nil {
@@ -283,8 +270,12 @@ func (n *Node) KillContainerd() int {
 
 // RestartContainerd starts the node's containerd again after KillContainerd (on the same state:
 // its images and containers), and waits until it answers.
-func (n *Node) RestartContainerd() error {
-	g, err := n.daemon("containerd-restarted", []string{"PATH=" + n.c.bin + ":" + os.Getenv("PATH")},
+func (n *Node) RestartContainerd() error { return n.runContainerd("containerd-restarted") }
+
+// runContainerd starts containerd on the node's config (its log named after name) and waits
+// until it answers.
+func (n *Node) runContainerd(name string) error {
+	g, err := n.daemon(name, []string{"PATH=" + n.c.bin + ":" + os.Getenv("PATH")},
 		filepath.Join(n.c.bin, "containerd"), "--config", filepath.Join(n.Dir, "containerd", "config.toml"))
 	if err != nil {
 		return err
@@ -296,7 +287,7 @@ func (n *Node) RestartContainerd() error {
 			return nil
 		}
 		if g.Exited() || time.Now().After(deadline) {
-			return fmt.Errorf("%s: containerd did not start again: %s", n.Name, n.c.logTail(n.Name+"-containerd-restarted"))
+			return fmt.Errorf("%s: %s did not start: %s", n.Name, name, n.c.logTail(n.Name+"-"+name))
 		}
 		time.Sleep(200 * time.Millisecond)
 	}

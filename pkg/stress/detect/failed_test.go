@@ -14,21 +14,8 @@ import (
 // clean "not judged"; a job lost with a killed worker (Resque's dirty exit) is not one.
 func TestFailedExtractionIsAFinding(t *testing.T) {
 	s := buildScenario(t, 3, t.TempDir())
-	var a string
-	var up *history.Record
-	for i := range s.h.Records {
-		if r := &s.h.Records[i]; r.Analysis != "" && r.Op == "upload" && !r.Start.IsZero() {
-			a, up = r.Analysis, r
-			break
-		}
-	}
-	if a == "" || up == nil {
-		t.Fatalf("the scenario has no upload of its first analysis %q", a)
-	}
+	a := failTornExtraction(t, s)
 	st := s.reread(t)
-	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: a, Worker: "vm:42:analysis_wrappers",
-		Exception: "RuntimeError", Error: "Extraction of the seed.zip file failed 3 times with error opening osctl.zip: zip: not a valid zip file",
-		RunAt: up.Start.Add(time.Millisecond), FailedAt: up.Start.UTC().Format("2006/01/02 15:04:05 UTC")}}
 	j := Judge(s.h, st, Options{})
 	if j.Verdict != Races || j.Counts[FailedExtraction] != 1 {
 		t.Fatalf("verdict %s, counts %v: want races with one %s", j.Verdict, j.Counts, FailedExtraction)
@@ -46,6 +33,23 @@ func TestFailedExtractionIsAFinding(t *testing.T) {
 	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
 		t.Errorf("another run's failure: %s %v, want clean", j.Verdict, j.Counts)
 	}
+}
+
+// failTornExtraction records in s's footer that the extraction of the analysis of its first
+// upload failed on a torn zip, as the sandbox's Resque failure list says it, during that upload;
+// it returns the analysis.
+func failTornExtraction(t *testing.T, s *scenario) string {
+	t.Helper()
+	for i := range s.h.Records {
+		if up := &s.h.Records[i]; up.Analysis != "" && up.Op == "upload" && !up.Start.IsZero() {
+			s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: up.Analysis, Worker: "vm:42:analysis_wrappers",
+				Exception: "RuntimeError", Error: "Extraction of the seed.zip file failed 3 times with error opening osctl.zip: zip: not a valid zip file",
+				RunAt: up.Start.Add(time.Millisecond), FailedAt: up.Start.UTC().Format("2006/01/02 15:04:05 UTC")}}
+			return up.Analysis
+		}
+	}
+	t.Fatal("the scenario has no upload")
+	return ""
 }
 
 // TestStuckAnalysesWithoutACauseAreInconclusive: a settle wait that ended without progress with
@@ -80,7 +84,27 @@ func TestStuckAnalysesWithoutACauseAreInconclusive(t *testing.T) {
 	if j := Judge(s.h, st, Options{}); j.Verdict != Inconclusive {
 		t.Errorf("a Redis pause loses no job: %s %v, want inconclusive", j.Verdict, j.Reasons)
 	}
+	// A pod let go (or killed) during the run explains only the jobs of starts sent to it.
 	s.h.Footer.Faults = nil
+	startTarget, starts := "http://web-0.invalid", 0
+	for i := range s.h.Records {
+		if rec := &s.h.Records[i]; rec.Op == history.OpStart && rec.Analysis == stuck {
+			rec.Target = startTarget
+			starts++
+		}
+	}
+	if starts == 0 {
+		t.Fatalf("the scenario sent no start of %s", stuck)
+	}
+	s.h.Footer.TargetsGone = []string{"http://another-pod.invalid"}
+	if j := Judge(s.h, st, Options{}); j.Verdict != Inconclusive {
+		t.Errorf("a pod that took no start of %s went: %s %v, want inconclusive", stuck, j.Verdict, j.Reasons)
+	}
+	s.h.Footer.TargetsGone = []string{startTarget}
+	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+		t.Errorf("the pod that took a start of %s went: %s %v, want clean", stuck, j.Verdict, j.Reasons)
+	}
+	s.h.Footer.TargetsGone = nil
 	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: stuck, Exception: history.DirtyExit}}
 	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
 		t.Errorf("explained by a dirty exit: %s %v", j.Verdict, j.Reasons)

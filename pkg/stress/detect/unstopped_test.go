@@ -3,7 +3,6 @@ package detect
 import (
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -14,20 +13,8 @@ import (
 // its in-flight requests recorded as ambiguous) leaves the finding a race.
 func TestUnstoppedWorkerMakesFindingsInconclusive(t *testing.T) {
 	s := buildScenario(t, 3, t.TempDir())
-	var up *history.Record
-	for i := range s.h.Records {
-		if r := &s.h.Records[i]; r.Analysis != "" && r.Op == "upload" && !r.Start.IsZero() {
-			up = r
-			break
-		}
-	}
-	if up == nil {
-		t.Fatal("the scenario has no upload")
-	}
+	failTornExtraction(t, s)
 	st := s.reread(t)
-	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: up.Analysis, Worker: "vm:42:analysis_wrappers",
-		Exception: "RuntimeError", Error: "Extraction of the seed.zip file failed 3 times with error opening osctl.zip: zip: not a valid zip file",
-		RunAt: up.Start.Add(time.Millisecond), FailedAt: up.Start.UTC().Format("2006/01/02 15:04:05 UTC")}}
 	s.h.Footer.LoadWorkers = []history.LoadWorker{{Index: 0, Pod: "osctl-stress-w-0"}, {Index: 1, Pod: "osctl-stress-w-1", Lost: true, Reason: "exit code 137"}}
 	if j := Judge(s.h, st, Options{}); j.Verdict != Races {
 		t.Fatalf("a worker lost with its exit status: %s %v, want races", j.Verdict, j.Reasons)

@@ -73,7 +73,14 @@ func (w *world) workerArgs(k int) []string {
 // called with the running command once it is under way.
 func (w *world) stress(t *testing.T, k int, args []string, started func(*exec.Cmd, *testenv.LockedBuffer)) run {
 	t.Helper()
-	o := testenv.StartOsctl(t, 4*time.Minute, append(append([]string{"stress", "-o", "json"}, w.workerArgs(k)...), args...)...)
+	return startRun(t, append(append([]string{"stress", "-o", "json"}, w.workerArgs(k)...), args...), started)
+}
+
+// startRun runs osctl with args (bounded by 4 minutes), calls started (when set) once it is
+// under way, and decodes its JSON report when it wrote one.
+func startRun(t *testing.T, args []string, started func(*exec.Cmd, *testenv.LockedBuffer)) run {
+	t.Helper()
+	o := testenv.StartOsctl(t, 4*time.Minute, args...)
 	if started != nil {
 		started(o.Cmd, o.Stderr)
 	}

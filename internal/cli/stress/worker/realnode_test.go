@@ -73,15 +73,7 @@ func (w *realWorld) stress(t *testing.T, k int, args []string, started func(*exe
 		all = append(all, "--target", strings.Join(w.targets, ","), "--state-dir", w.sb.StateDir)
 	}
 	all = append(all, args...)
-	o := testenv.StartOsctl(t, 4*time.Minute, all...)
-	if started != nil {
-		started(o.Cmd, o.Stderr)
-	}
-	r := run{OsctlRun: o.Wait(t)}
-	if strings.HasPrefix(strings.TrimSpace(r.Stdout), "{") {
-		r.Decode(t, &r.rep)
-	}
-	return r
+	return startRun(t, all, started)
 }
 
 // workerPods waits until the run's K worker pods run on a real node, and returns them.
