@@ -80,7 +80,8 @@ func stuckReasons(h *history.History, r *run) []string {
 	for _, fj := range h.Footer.FailedJobs {
 		failed[fj.Analysis]++
 	}
-	restartedRedis := lostWithRedis(h) || lostWithPod(h)
+	restartedRedis := lostWithRedis(h)
+	lostPods, anyPod := lostPodTargets(h)
 	var stuck []string
 	for _, a := range r.analyses {
 		st := r.readbacks[history.ReadbackStatus+"/"+a]
@@ -93,7 +94,7 @@ func stuckReasons(h *history.History, r *run) []string {
 				queued++
 			}
 		}
-		if queued > failed[a] && !restartedRedis {
+		if queued > failed[a] && !restartedRedis && !anyPod && !startedOn(r.byA[a], lostPods) {
 			stuck = append(stuck, a)
 		}
 	}
@@ -122,17 +123,38 @@ func lostWithRedis(h *history.History) bool {
 	return false
 }
 
-// lostWithPod says whether a web pod that went away during the run may explain stuck jobs: a
-// pod deleted by the nemesis (kill-replica, kill-holder on Kubernetes) or let go by osctl stress
-// --target-pods. Its background worker may have been performing a start's job, and Resque prunes
-// a dead worker only from a worker on the same host, which a deleted pod's never comes back as:
-// the job stays "queued" for good, the fault's effect and not stuck for an unknown reason.
-func lostWithPod(h *history.History) bool {
-	if len(h.Footer.TargetsGone) > 0 {
-		return true
+// lostPodTargets are the targets whose web pod went away during the run: let go by osctl stress
+// --target-pods, or deleted by the nemesis (kill-replica, kill-holder on Kubernetes). Its
+// background worker may have been performing the job of a start sent to it, and Resque prunes a
+// dead worker only from a worker on the same host, which a deleted pod's never comes back as:
+// that job stays "queued" for good, the fault's effect and not stuck for an unknown reason. any
+// says a pod went whose targets the history does not name (a pod behind a Service): any start
+// may have gone to it.
+func lostPodTargets(h *history.History) (urls map[string]bool, any bool) {
+	urls = map[string]bool{}
+	for _, u := range h.Footer.TargetsGone {
+		urls[u] = true
 	}
 	for _, f := range h.Footer.Faults {
-		if f.Kind.Kills() && !f.Kind.HitsRedis() && !f.Injected.IsZero() && strings.HasPrefix(f.Target, "pod ") {
+		pod, ok := strings.CutPrefix(f.Target, "pod ")
+		if !ok || !f.Kind.Kills() || f.Kind.HitsRedis() || f.Injected.IsZero() {
+			continue
+		}
+		victims, _ := podTargets(h, f, pod)
+		if victims == nil {
+			return urls, true
+		}
+		for u := range victims {
+			urls[u] = true
+		}
+	}
+	return urls, false
+}
+
+// startedOn says whether a start among recs was sent to one of targets.
+func startedOn(recs []*history.Record, targets map[string]bool) bool {
+	for _, rec := range recs {
+		if rec.Op == history.OpStart && targets[rec.Target] {
 			return true
 		}
 	}

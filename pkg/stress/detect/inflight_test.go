@@ -180,15 +180,19 @@ func TestFaultsCaughtOnAPod(t *testing.T) {
 	if in == nil || in.Scope != "pod ns/web-1 (http://r1)" || !reflect.DeepEqual(in.Seqs, []int64{2, 3}) || in.Ambiguous != 2 {
 		t.Errorf("the kill of pod web-1 caught %+v, want requests 2 and 3 on its forward, both ambiguous", in)
 	}
-	if !lostWithPod(h) {
-		t.Error("a pod killed by the nemesis does not explain stuck jobs")
+	if urls, any := lostPodTargets(h); any || len(urls) != 1 || !urls["http://r1"] {
+		t.Errorf("the pod killed by the nemesis: lost targets %v (any %v), want http://r1 alone", urls, any)
+	}
+	h.Footer.Faults[0].Target = "pod ns/web-behind-a-service"
+	if _, any := lostPodTargets(h); !any {
+		t.Error("a killed pod the history names no target of does not count for any start")
 	}
 	h.Footer.Faults = nil
-	if lostWithPod(h) {
-		t.Error("a run whose pods all stayed explains stuck jobs")
+	if urls, any := lostPodTargets(h); any || len(urls) != 0 {
+		t.Errorf("a run whose pods all stayed lost %v (any %v)", urls, any)
 	}
 	h.Footer.TargetsGone = []string{"http://r1"}
-	if !lostWithPod(h) {
-		t.Error("a pod let go during the load does not explain stuck jobs")
+	if urls, _ := lostPodTargets(h); !urls["http://r1"] {
+		t.Error("a pod let go during the load is not a lost target")
 	}
 }
