@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/tools/remotecommand"
 	"k8s.io/streaming/pkg/httpstream"
 )
@@ -113,7 +114,7 @@ func (t *tailBuffer) String() string {
 // back to SPDY when the server or a proxy refuses the upgrade, as kubectl does.
 func Executor(c *Clients, ns, name string, opts *corev1.PodExecOptions) (remotecommand.Executor, error) {
 	req := c.Clientset.CoreV1().RESTClient().Post().Resource("pods").Namespace(ns).Name(name).SubResource("exec").
-		VersionedParams(opts, ParameterCodec)
+		VersionedParams(opts, scheme.ParameterCodec)
 	ws, err := remotecommand.NewWebSocketExecutor(c.REST, "GET", req.URL().String())
 	if err != nil {
 		return nil, err

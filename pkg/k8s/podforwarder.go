@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
@@ -55,6 +56,7 @@ func NewPodForwarder(ctx context.Context, c *Clients, namespace, what string, po
 // podSelector is what as a label selector: a Service's selector when a Service of that name
 // exists and what is no selector of its own (no '=', '!' or ' in ').
 func podSelector(ctx context.Context, c *Clients, ns, what string) (string, error) {
+	what = strings.TrimSpace(what)
 	if what == "" {
 		return "", fmt.Errorf("an empty selector would take every pod in %s: name the pods, e.g. app=web, or their Service", ns)
 	}

@@ -163,9 +163,21 @@ func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
 		if p.Kind != rollout.ProgressReady || p.Step != 1 {
 			return
 		}
-		go func() {
-			pods := podNames(t, w)
-			pod := pods[len(pods)-1]
+		go func() { // not the test's goroutine: no t.Fatal here
+			l, err := w.K.Clients.Clientset.CoreV1().Pods(w.NS).List(context.Background(), metav1.ListOptions{LabelSelector: "app=web"})
+			pod := ""
+			if err == nil {
+				for _, p := range l.Items {
+					if p.DeletionTimestamp == nil {
+						pod = p.Name
+					}
+				}
+			}
+			if pod == "" {
+				t.Errorf("no live pod at step 1 to make fail its probe (listing: %v)", err)
+				sick <- ""
+				return
+			}
 			out, err := exec.Command(filepath.Join(c.Kube.BinDir, "kubectl"), "--kubeconfig="+c.Kube.Kubeconfig, "-n", w.NS,
 				"exec", pod, "--", "rm", "/www/healthz").CombinedOutput()
 			if err != nil {
@@ -180,7 +192,12 @@ func TestRolloutPodsGateSeesARealProbeFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	pod := <-sick
+	var pod string
+	select {
+	case pod = <-sick:
+	case <-time.After(time.Minute):
+		t.Fatalf("step 1 never became ready, so no pod was made to fail its probe: outcome %s: %v", out.Phase, out.Err)
+	}
 	var ge *rollout.GateError
 	if out.Phase != rollout.PhaseRolledBack || !errors.As(out.Err, &ge) || ge.Step != 1 || !strings.Contains(out.Reason, "pod "+pod+": not Ready") {
 		t.Fatalf("outcome %s: %v; want rolled back by the pods gate at step 1 (2 replicas) naming pod %s", out.Phase, out.Err, pod)

@@ -123,6 +123,10 @@ func (r *runner) syncPods(ctx context.Context) {
 		if s, ok := r.fleet.(*Sender); ok && r.cfg.Kind().Probes {
 			t = s.ProbeTarget(ctx, u)
 		}
+		if !t.Reachable { // as a first target that does not answer fails the run, it gets no load
+			r.notice("pod %s is ready but its forward %s did not answer the probe: it is not taken in", ch.Pod, u.Redacted())
+			continue
+		}
 		pt.pool.Add(t)
 		if _, known := pt.podOf[ch.URL]; known { // ready again
 			pt.gone = slices.DeleteFunc(pt.gone, func(g string) bool { return g == ch.URL })

@@ -33,7 +33,7 @@ func TierOfPods(what string, pods []corev1.Pod) *Tier {
 	t := &Tier{What: what}
 	for i := range pods {
 		p := &pods[i]
-		if p.DeletionTimestamp != nil || !podReady(p) {
+		if !k8s.Ready(p) {
 			continue
 		}
 		ps := workload.PassengerOf(p.Spec)
@@ -75,15 +75,6 @@ func (t *Tier) fromEnv() bool {
 		}
 	}
 	return len(t.Pods) > 0
-}
-
-func podReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // Sizing says how the tier sizes the run: capacity in words, e.g. "2 ready pods x (MAX_POOL 16

@@ -18,7 +18,7 @@ func tierPod(name string, ready, deleting bool, env ...corev1.EnvVar) corev1.Pod
 	}
 	p := corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: name},
 		Spec:   corev1.PodSpec{Containers: []corev1.Container{{Name: "sidecar"}, {Name: "web", Env: env}}},
-		Status: corev1.PodStatus{Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: st}}}}
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: st}}}}
 	if deleting {
 		now := metav1.Now()
 		p.DeletionTimestamp = &now

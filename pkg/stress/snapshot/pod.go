@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/remotecommand"
 
@@ -71,7 +72,7 @@ func (p Pod) Read(ctx context.Context, dirs []string) (*State, error) {
 		Container: container,
 		Command:   []string{"sh", "-c", podScript, "osctl-snapshot", p.Mount},
 		Stdin:     true, Stdout: true, Stderr: true,
-	}, k8s.ParameterCodec)
+	}, scheme.ParameterCodec)
 	exec, err := remotecommand.NewSPDYExecutor(p.REST, "POST", req.URL())
 	if err != nil {
 		return nil, fmt.Errorf("exec in pod %s/%s: %v", p.Namespace, p.Name, err)

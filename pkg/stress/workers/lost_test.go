@@ -128,5 +128,19 @@ func TestLossWithoutExitStatus(t *testing.T) {
 	if !strings.Contains(why, "its output ended") || !strings.Contains(why, "container runtime or kubelet") || strings.Contains(why, "OOM") {
 		t.Fatalf("why = %q", why)
 	}
+	if !c.unstopped {
+		t.Error("a worker lost with no exit status, its pod there, is not marked unstopped")
+	}
 	c.close()
+
+	// Killed, with its exit status: its process is known to have ended.
+	k := newEndProc()
+	ck := newConn(1, "pod-1", k, time.Now)
+	ck.whyLost = func() string { return "" }
+	close(k.done)
+	k.Close()
+	if why := ck.why(); ck.unstopped {
+		t.Errorf("a worker lost with exit code 137 is marked unstopped (%s)", why)
+	}
+	ck.close()
 }

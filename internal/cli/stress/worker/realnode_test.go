@@ -292,16 +292,27 @@ func TestWorkerLostOnARealNode(t *testing.T) {
 	t.Run("containerd-killed", func(t *testing.T) {
 		w := newRealWorld(t, "redlock")
 		n := w.c.Nodes[0]
-		faultRun(t, w, func(t *testing.T, w *realWorld, _ corev1.Pod, _ int) (time.Time, func()) {
+		r := faultRun(t, w, func(t *testing.T, w *realWorld, _ corev1.Pod, _ int) (time.Time, func()) {
 			time.Sleep(2 * time.Second)
 			at := time.Now()
 			pid := n.KillContainerd()
 			t.Logf("killed containerd (pid %d)", pid)
-			return at, func() {
-				if err := n.RestartContainerd(); err != nil {
-					t.Fatal(err)
+			restarted := false
+			restart := func() {
+				if !restarted {
+					restarted = true
+					if err := n.RestartContainerd(); err != nil {
+						t.Error(err)
+					}
 				}
 			}
+			t.Cleanup(restart) // the shared node keeps a runtime for the next tests, whatever fails here
+			return at, restart
 		}, faultOpts{extra: []string{"--profile", "http"}, reason: "the node's container runtime or kubelet", lost: []int{0, 1}, endWithin: true})
+		for _, i := range []int{0, 1} {
+			if !r.rep.Workers[i].Unstopped {
+				t.Errorf("worker %d, lost with no exit status while its pod was there, is not marked unstopped", i)
+			}
+		}
 	})
 }
