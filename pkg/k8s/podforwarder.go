@@ -31,7 +31,8 @@ type PodForwarder struct {
 	c         *Clients
 	namespace string
 	selector  string
-	port      int // 0: each pod's first container port
+	port      int                 // 0: svcPort's target port, else each pod's first container port
+	svcPort   *corev1.ServicePort // the first port of the Service named (nil: a selector was given)
 
 	mu   sync.Mutex
 	pods map[string]*podForward
@@ -46,36 +47,41 @@ type podForward struct {
 // NewPodForwarder resolves what (a label selector, such as app=web, or the name of a Service,
 // meaning its selector) in namespace. port 0 forwards to each pod's first container port.
 func NewPodForwarder(ctx context.Context, c *Clients, namespace, what string, port int) (*PodForwarder, error) {
-	sel, err := podSelector(ctx, c, namespace, what)
+	sel, svcPort, err := podSelector(ctx, c, namespace, what)
 	if err != nil {
 		return nil, err
 	}
-	return &PodForwarder{c: c, namespace: namespace, selector: sel, port: port, pods: map[string]*podForward{}}, nil
+	return &PodForwarder{c: c, namespace: namespace, selector: sel, port: port, svcPort: svcPort, pods: map[string]*podForward{}}, nil
 }
 
 // podSelector is what as a label selector: a Service's selector when a Service of that name
-// exists and what is no selector of its own (no '=', '!' or ' in ').
-func podSelector(ctx context.Context, c *Clients, ns, what string) (string, error) {
+// exists and what is no selector of its own (no '=', '!' or ' in '), with the Service's first
+// port (nil for a selector, or a Service without ports).
+func podSelector(ctx context.Context, c *Clients, ns, what string) (string, *corev1.ServicePort, error) {
 	what = strings.TrimSpace(what)
 	if what == "" {
-		return "", fmt.Errorf("an empty selector would take every pod in %s: name the pods, e.g. app=web, or their Service", ns)
+		return "", nil, fmt.Errorf("an empty selector would take every pod in %s: name the pods, e.g. app=web, or their Service", ns)
 	}
 	if isName(what) {
 		svc, err := c.Clientset.CoreV1().Services(ns).Get(ctx, what, metav1.GetOptions{})
 		switch {
 		case apierrors.IsNotFound(err):
-			return "", fmt.Errorf("no Service %s in namespace %s: give a Service's name or a label selector such as app=web", what, ns)
+			return "", nil, fmt.Errorf("no Service %s in namespace %s: give a Service's name or a label selector such as app=web", what, ns)
 		case err != nil:
-			return "", fmt.Errorf("reading Service %s/%s: %v", ns, what, err)
+			return "", nil, fmt.Errorf("reading Service %s/%s: %v", ns, what, err)
 		case len(svc.Spec.Selector) == 0:
-			return "", fmt.Errorf("Service %s/%s has no selector: give the pods' label selector", ns, what)
+			return "", nil, fmt.Errorf("Service %s/%s has no selector: give the pods' label selector", ns, what)
 		}
-		return labels.SelectorFromSet(svc.Spec.Selector).String(), nil
+		var sp *corev1.ServicePort
+		if len(svc.Spec.Ports) > 0 {
+			sp = &svc.Spec.Ports[0]
+		}
+		return labels.SelectorFromSet(svc.Spec.Selector).String(), sp, nil
 	}
 	if _, err := labels.Parse(what); err != nil {
-		return "", fmt.Errorf("%q is neither a label selector nor a Service name: %v", what, err)
+		return "", nil, fmt.Errorf("%q is neither a label selector nor a Service name: %v", what, err)
 	}
-	return what, nil
+	return what, nil, nil
 }
 
 // isName reports whether s is a plain name (a Service's), not a selector.
@@ -149,6 +155,13 @@ func (p *PodForwarder) Sync(ctx context.Context) ([]PodChange, error) {
 // open opens pod's forward and takes it in.
 func (p *PodForwarder) open(ctx context.Context, pod *corev1.Pod) (PodChange, error) {
 	port := p.port
+	if port == 0 && p.svcPort != nil {
+		tp, err := targetPort(pod, p.svcPort)
+		if err != nil {
+			return PodChange{}, err
+		}
+		port = tp
+	}
 	if port == 0 {
 		for _, c := range pod.Spec.Containers {
 			if len(c.Ports) > 0 {

@@ -34,7 +34,7 @@ type Flags struct {
 func (p *Flags) Add(cmd *cobra.Command, c *pstress.Config, defaultConcurrency int) {
 	fl := cmd.Flags()
 	fl.StringVar(&p.Pods, "target-pods", "", "target the ready pods this label selector (or this Service's selector, given its name) matches in -n's namespace, each through a port-forward of its own, round-robin; pods are re-listed during the load: one that goes away gets no new request, a new ready one is taken in (openstudio and jobs; instead of --target)")
-	fl.IntVar(&p.Port, "target-port", 0, "with --target-pods, the pods' port to forward to (default: each pod's first container port)")
+	fl.IntVar(&p.Port, "target-port", 0, "with --target-pods, the pods' port to forward to (default: the Service's target port when --target-pods names a Service, else each pod's first container port)")
 	c.Concurrency = defaultConcurrency
 	fl.VarP(concurrencyFlag{c}, "concurrency", "c", "requests in flight at once (closed loop); with --rate, the most in flight; auto: the capacity of the --deployment's (or --target-pods') ready pods, each MAX_POOL + MAX_REQUESTS (beyond that capacity osctl warns before the load)")
 }
