@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/osctl/osctl/pkg/k8s"
 )
 
 // maxNamedPods is how many not-Ready pods a timeout names.
@@ -35,7 +37,7 @@ func notReadyPods(ctx context.Context, r *Runner, deployment string, now time.Ti
 	var out []string
 	for i := range pods.Items {
 		p := &pods.Items[i]
-		if p.DeletionTimestamp != nil || podIsReady(p) {
+		if p.DeletionTimestamp != nil || k8s.Ready(p) {
 			continue
 		}
 		out = append(out, "pod "+p.Name+" ("+whyNotReady(p, now)+")")
@@ -44,15 +46,6 @@ func notReadyPods(ctx context.Context, r *Runner, deployment string, now time.Ti
 		out = append(out[:maxNamedPods], fmt.Sprintf("and %d more", len(out)-maxNamedPods))
 	}
 	return out
-}
-
-func podIsReady(p *corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
 }
 
 // whyNotReady describes the first container that is not ready: waiting (with the kubelet's
