@@ -108,7 +108,14 @@ func TestRealServerLossyTwin(t *testing.T) {
 			kinds["data_point"]++
 		}
 	}
+	t.Logf("lost %v", kinds)
 	if kinds["analysis"] == 0 || kinds["data_point"] == 0 {
-		t.Fatalf("want lost analyses and data points, got %v (%v)", kinds, r.rep.FindingCounts)
+		var reads []string
+		for _, rec := range h.Records {
+			if rec.Kind == history.KindReadback && rec.Op == "analysis" {
+				reads = append(reads, fmt.Sprintf("%s: %d found=%v %s %s", rec.ID, rec.Status, rec.Found, rec.Error, rec.Body))
+			}
+		}
+		t.Fatalf("want lost analyses and data points, got %v (%v); analysis read-backs: %s", kinds, r.rep.FindingCounts, strings.Join(reads, "; "))
 	}
 }
