@@ -34,6 +34,7 @@ func lockDefaultClaims() []defaultClaim {
 	ttl, lo, hi := secs(lock.DefaultTTL), secs(lock.MinTTL), secs(lock.MaxTTL)
 	tries, div := strconv.Itoa(lock.DefaultTries), strconv.Itoa(lock.RenewDivisor)
 	drift := strconv.FormatFloat(lock.DriftFactor, 'f', -1, 64)
+	driftMin := strconv.FormatInt(lock.DriftMin.Milliseconds(), 10)
 	rails, contract, locking := "docs/migration/rails.md", "docs/migration/rails-lock-contract.md", "docs/locking.md"
 	return []defaultClaim{
 		{"TTL range (lock.MinTTL-lock.MaxTTL)", regexp.MustCompile(`TTL (?:must be |outside |between )?(\d+)(?:-| and )(\d+) s\b`),
@@ -50,6 +51,10 @@ func lockDefaultClaims() []defaultClaim {
 			[]string{rails, contract, locking, "docs/architecture.md", rubyModule}},
 		{"renewal (TTL/lock.RenewDivisor)", regexp.MustCompile(`\(TTL/(\d+) later\)`), []string{div}, []string{rails}},
 		{"clock drift (lock.DriftFactor)", regexp.MustCompile(`ttl ?\* ?(0\.\d+)`), []string{drift}, []string{rails, rubyModule}},
+		{"TTL range (lock.MinTTL-lock.MaxTTL)", regexp.MustCompile(`time to live in seconds, (\d+)-(\d+)\b`), []string{lo, hi}, []string{rubyModule}},
+		{"drift minimum (lock.DriftMin)", regexp.MustCompile(`ttl ?\* ?0\.\d+ ?\+ ?(\d+) ms`), []string{driftMin}, []string{rails}},
+		{"drift minimum (lock.DriftMin)", regexp.MustCompile(`redlock-rb's (\d+) ms`), []string{driftMin}, []string{rubyModule}},
+		{"drift minimum (lock.DriftMin)", regexp.MustCompile(`drift \d+% of the TTL plus (\d+) ms`), []string{driftMin}, []string{locking}},
 		{"clock drift (lock.DriftFactor)", regexp.MustCompile(`drift (\d+)% of the TTL`), []string{strconv.FormatFloat(lock.DriftFactor*100, 'f', -1, 64)}, []string{locking}},
 	}
 }
