@@ -24,22 +24,14 @@ kwok_extras() {
 if [ -f "$ROOT/.complete" ]; then kwok_extras; echo "$BIN"; exit 0; fi
 mkdir -p "$BIN" "$ROOT/src/k8s" "$ROOT/src/etcd"
 export GOFLAGS=-mod=mod
-STAGING=v0.${K8S_VERSION#v1.}
-MINOR=$(echo "$K8S_VERSION" | cut -d. -f2)
+. "$(dirname "$0")/lib/k8s-module.sh"
 
 echo "building kubernetes $K8S_VERSION control plane into $ROOT (about 13 min cold on 2 cores)" >&2
 cd "$ROOT/src/k8s"
-KMOD=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",/\1/p')
-REQ=$(awk '/^require \(/{r=1;next} r&&/^\)/{r=0} r{print $1" "$2}' "$KMOD" | awk '$2=="v0.0.0"{print $1}')
-{ printf 'module example.local/k8sbins\n\ngo 1.26.0\n\nrequire k8s.io/kubernetes %s\n\nreplace (\n' "$K8S_VERSION"
-  grep -E '=> \./staging/' "$KMOD" | awk '{print $1}' | while read -r m; do
-    echo "$REQ" | grep -qx "$m" && printf '\t%s => %s %s\n' "$m" "$m" "$STAGING"; done
-  printf ')\n'; } > go.mod
-rm -f go.sum
+k8s_module example.local/k8sbins "$K8S_VERSION"
 CMDS="k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kubectl"
 go get $(for c in $CMDS; do echo "$c@$K8S_VERSION"; done) >&2
-P=k8s.io/component-base/version; C=k8s.io/client-go/pkg/version
-LDF="-s -w -X $P.gitVersion=$K8S_VERSION -X $P.gitMajor=1 -X $P.gitMinor=$MINOR -X $P.gitTreeState=clean -X $P.buildDate=2026-01-01T00:00:00Z -X $C.gitVersion=$K8S_VERSION -X $C.gitMajor=1 -X $C.gitMinor=$MINOR"
+LDF=$(k8s_ldflags "$K8S_VERSION")
 go build -trimpath -ldflags="$LDF" -o "$BIN/" $CMDS
 
 cd "$ROOT/src/etcd"

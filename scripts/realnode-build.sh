@@ -16,25 +16,16 @@ if [ -f "$ROOT/.complete" ]; then echo "$BIN"; exit 0; fi
 mkdir -p "$BIN" "$ROOT/src/k8s" "$ROOT/src/containerd"
 export GOFLAGS=-mod=mod
 P=${BUILD_P:-1}
+SCRIPTS=$(cd "$(dirname "$0")" && pwd)
 
 if [ ! -x "$BIN/kubelet" ] || [ ! -x "$BIN/kube-proxy" ]; then
   echo "building kubelet and kube-proxy $K8S_VERSION into $ROOT (about 7 min cold on 2 idle cores)" >&2
-  STAGING=v0.${K8S_VERSION#v1.}
-  MINOR=$(echo "$K8S_VERSION" | cut -d. -f2)
   cd "$ROOT/src/k8s"
-  # The scripts/k8s-build.sh trick: a module requiring k8s.io/kubernetes with its staging modules
-  # replaced by their published v0.X versions.
-  KMOD=$(go mod download -json "k8s.io/kubernetes@$K8S_VERSION" | sed -n 's/.*"GoMod": "\(.*\)",/\1/p')
-  REQ=$(awk '/^require \(/{r=1;next} r&&/^\)/{r=0} r{print $1" "$2}' "$KMOD" | awk '$2=="v0.0.0"{print $1}')
-  { printf 'module example.local/k8snode\n\ngo 1.26.0\n\nrequire k8s.io/kubernetes %s\n\nreplace (\n' "$K8S_VERSION"
-    grep -E '=> \./staging/' "$KMOD" | awk '{print $1}' | while read -r m; do
-      echo "$REQ" | grep -qx "$m" && printf '\t%s => %s %s\n' "$m" "$m" "$STAGING"; done
-    printf ')\n'; } > go.mod
-  rm -f go.sum
+  . "$SCRIPTS/lib/k8s-module.sh"
+  k8s_module example.local/k8snode "$K8S_VERSION"
   CMDS="k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy"
   go get $(for c in $CMDS; do echo "$c@$K8S_VERSION"; done) >&2
-  V=k8s.io/component-base/version; C=k8s.io/client-go/pkg/version
-  LDF="-s -w -X $V.gitVersion=$K8S_VERSION -X $V.gitMajor=1 -X $V.gitMinor=$MINOR -X $V.gitTreeState=clean -X $V.buildDate=2026-01-01T00:00:00Z -X $C.gitVersion=$K8S_VERSION -X $C.gitMajor=1 -X $C.gitMinor=$MINOR"
+  LDF=$(k8s_ldflags "$K8S_VERSION")
   go build -p "$P" -trimpath -ldflags="$LDF" -o "$BIN/" $CMDS
 fi
 
