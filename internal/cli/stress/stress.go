@@ -16,6 +16,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
 	"github.com/osctl/osctl/internal/cli/stress/podflags"
+	"github.com/osctl/osctl/internal/cli/stress/resqueflags"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -33,6 +34,7 @@ type Options struct {
 	Headers  headerflags.Flags
 	State    stateflags.Flags
 	Nemesis  nemesisflags.Flags
+	Resque   resqueflags.Flags
 	Fleets   Fleets // nil: the load goes from this process only
 	// History, Report, JUnit and HTML are output files.
 	History, Report, JUnit, HTML string
@@ -53,6 +55,7 @@ var settings = cmdutil.Settings{
 	// reasons and next step also name.
 	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 	"Nemesis.Redis": "--nemesis-redis", "Nemesis.Seed": "--nemesis-seed", "Rollout.StressReport": "--stress-report",
+	"ResqueRedis": "--resque-redis",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
@@ -141,6 +144,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
+	o.Resque.Add(cmd)
 	o.Nemesis.Add(cmd)
 	if len(fleets) > 0 {
 		o.Fleets = fleets[0]
