@@ -84,7 +84,8 @@ Profiles:
               uploads over them (--mix). Starts go only to targets whose GET /status says they are
               the sandbox, or to any target with --allow-start (a start launches simulations on a
               real server). The last third of the load waits for the target's background workers
-              (--background-wait). The files are read from --state-dir (or one exec in --state-pod).
+              (--background-wait). The files are read from --state-dir (or one exec in --state-pod);
+              failed extractions from the sandbox, or from the app's Redis (--resque-redis).
   jobs        burst POST /v1/jobs (elb-openapi), then follow every job's status every --poll on the
               replica that took it: ceiling, stranded, invisible, lost. --max-active is the ceiling.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
