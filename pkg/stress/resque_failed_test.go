@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"slices"
@@ -19,6 +20,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
 // TestRunJudgesResqueFailedList: a run given the app's Redis (Deps.ResqueFailed) reads the failed
@@ -93,5 +95,45 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 	check("offline", stress.Judge(h, nil, stress.JudgeOptions{}).Findings)
 	if n, _ := app.LLen(ctx, key).Result(); n != 3 {
 		t.Errorf("the failed list holds %d entries after the run, want the 3 it was given", n)
+	}
+}
+
+// TestRunSaysFailedJobsWereNotRead: a run with starts against a target that does not say it is
+// the sandbox (as a real server does not), without the app's Redis, says in a notice that it did
+// not read the failed jobs, and a run that is clean stays clean for it.
+func TestRunSaysFailedJobsWereNotRead(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	sb, err := sandbox.New(ctx, sandbox.Config{StateDir: dir, Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()},
+		Namespace: "t", Locking: sandbox.LockingRedlock, BackgroundInterval: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The sandbox's API, but its GET /status without "sandbox": true, as the real server's.
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodGet && r.URL.Path == "/status" {
+			_ = json.NewEncoder(w).Encode(profile.ServerStatus{Status: "ok"})
+			return
+		}
+		sb.Handler().ServeHTTP(w, r)
+	}))
+	t.Cleanup(ts.Close)
+	u, _ := url.Parse(ts.URL)
+	cfg := stress.DefaultConfig()
+	cfg.Targets, cfg.Requests, cfg.Concurrency, cfg.Analyses, cfg.AllowStart = []*url.URL{u}, 40, 4, 2, true
+	cfg.SettleTimeout, cfg.SettleQuiet, cfg.BackgroundWait, cfg.MinContended = time.Minute, 2*time.Second, 0, 0
+	rep, err := stress.Run(ctx, cfg, stress.Deps{State: snapshot.Local{Root: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(rep.Operations, func(o detect.OpStats) bool { return o.Op == history.OpStart && o.Acknowledged > 0 }) {
+		t.Fatalf("no start was acknowledged: %+v", rep.Operations)
+	}
+	notices := strings.Join(rep.Notices, "\n")
+	if !strings.Contains(notices, "the failed background jobs were not read: a real OpenStudio Server keeps them in its Redis") {
+		t.Errorf("notices %q do not say the failed jobs were not read", notices)
+	}
+	if rep.Verdict != "clean" {
+		t.Errorf("verdict %s %v, want clean: the notice does not change the verdict", rep.Verdict, rep.Reasons)
 	}
 }
