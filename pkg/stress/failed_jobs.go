@@ -87,6 +87,9 @@ func (r *runner) resqueFailed(ctx context.Context, f *history.Footer, keep func(
 // resqueNotice says what the run read of Resque's failed list.
 func resqueNotice(name, key string, got profile.ResqueFailures) string {
 	s := fmt.Sprintf("failed background jobs read from %s %s: %d failed extractions of this run's analyses", name, key, len(got.Jobs))
+	if got.Len == 0 {
+		s += " (the list holds no entry: no job failed yet, or its namespace is not {ResqueNamespace})"
+	}
 	if got.Read < got.Len {
 		s += fmt.Sprintf("; read the newest %d of its %d entries (at most %d)", got.Read, got.Len, profile.ResqueFailedMax)
 	}

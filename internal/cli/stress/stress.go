@@ -55,7 +55,7 @@ var settings = cmdutil.Settings{
 	// reasons and next step also name.
 	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 	"Nemesis.Redis": "--nemesis-redis", "Nemesis.Seed": "--nemesis-seed", "Rollout.StressReport": "--stress-report",
-	"ResqueRedis": "--resque-redis",
+	"ResqueRedis": "--resque-redis", "ResqueNamespace": "--resque-namespace",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
