@@ -90,8 +90,10 @@ func resqueNotice(name, key string, got profile.ResqueFailures) string {
 	if got.Len == 0 {
 		s += " (the list holds no entry: no job failed yet, or its namespace is not {ResqueNamespace})"
 	}
-	if got.Read < got.Len {
-		s += fmt.Sprintf("; read the newest %d of its %d entries (at most %d)", got.Read, got.Len, profile.ResqueFailedMax)
+	if got.Cut {
+		s += fmt.Sprintf("; read only the newest %d of its %d entries, all failed since the run began: failures of this run may be among the %d older ones, not read", got.Read, got.Len, got.Len-got.Read)
+	} else if got.Read < got.Len {
+		s += fmt.Sprintf("; read the newest %d of its %d entries, back to the run's start", got.Read, got.Len)
 	}
 	if got.Others > 0 {
 		s += fmt.Sprintf("; %d other failures since the run began (other jobs or analyses) not judged", got.Others)

@@ -46,6 +46,9 @@ type ResqueFailures struct {
 	Others int
 	// Malformed entries are not Resque's JSON or have no failed_at: skipped.
 	Malformed int
+	// Cut says the reading stopped at ResqueFailedMax entries, all since the run began: older
+	// failures of the run may lie beyond them, not read.
+	Cut bool
 }
 
 // ReadResqueFailed reads Resque's failed list key (ResqueFailedKey) on c, newest first, and
@@ -60,6 +63,7 @@ func ReadResqueFailed(ctx context.Context, c redis.Cmdable, key string, since ti
 	out.Len = n
 	since = since.Truncate(time.Second) // failed_at is to the second
 	// Positive indexes from the length read first: failures pushed meanwhile do not shift them.
+	reachedOlder := false
 	for end := n - 1; end >= 0 && out.Read < ResqueFailedMax; {
 		start := max(0, end-resqueFailedPage+1, n-ResqueFailedMax)
 		raw, err := c.LRange(ctx, key, start, end).Result()
@@ -76,10 +80,12 @@ func ReadResqueFailed(ctx context.Context, c redis.Cmdable, key string, since ti
 		}
 		out.Jobs = append(out.Jobs, jobs...) // oldest first, as the list is
 		if len(raw) == 0 || older == len(raw) {
+			reachedOlder = true
 			break // the list is in the order of failure: what lies before this page is older still
 		}
 		end = start - 1
 	}
+	out.Cut = !reachedOlder && out.Read < out.Len
 	return out, nil
 }
 

@@ -121,7 +121,7 @@ func TestReadResqueFailedOnRedis(t *testing.T) {
 	}
 	// Newest first in pages of 500: the first holds the run's and 493 old ones, the second only
 	// old ones, and the reading stops there.
-	if got.Len != 1107 || got.Read != 1000 || got.Malformed != 2 || got.Others != 2 || got.Older != 1000-7+1 || got.OlderOfRun != 1 {
+	if got.Len != 1107 || got.Read != 1000 || got.Cut || got.Malformed != 2 || got.Others != 2 || got.Older != 1000-7+1 || got.OlderOfRun != 1 {
 		t.Errorf("read %+v: want len 1107, read 1000, 2 malformed, 2 others, 994 older (1 of the run's)", got)
 	}
 	after, err := rdb.LRange(ctx, key, 0, -1).Result()
@@ -145,7 +145,7 @@ func TestReadResqueFailedOnRedis(t *testing.T) {
 		t.Fatal(err)
 	}
 	got, err = ReadResqueFailed(ctx, rdb, busy, began, func(string) bool { return true })
-	if err != nil || got.Read != ResqueFailedMax || len(got.Jobs) != ResqueFailedMax || got.Jobs[0].Analysis != mine(500) {
+	if err != nil || got.Read != ResqueFailedMax || !got.Cut || len(got.Jobs) != ResqueFailedMax || got.Jobs[0].Analysis != mine(500) {
 		t.Errorf("a list of %d failures since the run: read %d, %d jobs, the first of %v (%v); want the newest %d", ResqueFailedMax+500, got.Read, len(got.Jobs), got.Jobs[:min(1, len(got.Jobs))], err, ResqueFailedMax)
 	}
 }
