@@ -62,14 +62,15 @@ type run struct {
 	volume string
 }
 
-// stress runs the osctl binary's `osctl stress` against the server's replicas with --allow-start
-// and --state-dir (what a person adds to point it at a real server) and the given flags.
+// stress runs the osctl binary's `osctl stress` against the server's replicas with --allow-start,
+// --state-dir and --resque-redis (what a person adds to point it at a real server) and the given
+// flags.
 func stress(t *testing.T, s *openstudioenv.Server, args ...string) run {
 	t.Helper()
 	dir := t.TempDir()
 	hist, rep := filepath.Join(dir, "run.jsonl"), filepath.Join(dir, "run.json")
 	argv := append([]string{"stress", "--target", strings.Join(s.Targets, ","), "--allow-start", "--state-dir", s.Volume,
-		"--history", hist, "--report", rep}, args...)
+		"--resque-redis", s.RedisURL, "--history", hist, "--report", rep}, args...)
 	o := testenv.RunOsctl(t, 10*time.Minute, argv...)
 	r := run{code: o.Code, out: o.Output, wall: o.Wall, volume: s.Volume}
 	t.Logf("osctl %s: exit %d after %s\n%s", strings.Join(argv, " "), r.code, r.wall.Round(time.Second), r.out)

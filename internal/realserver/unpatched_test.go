@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -25,9 +26,10 @@ import (
 //     finding names a file that is really not there, and no lost result file is on a started
 //     analysis;
 //   - the only jobs left queued are those whose InitializeAnalysis failed (Resque's failed list),
-//     and the wait after the load ended because nothing moved any more. A run left inconclusive
-//     by such jobs alone (osctl cannot read the real server's failed list) counts as a run that
-//     did not catch the race.
+//     and the wait after the load ended because nothing moved any more;
+//   - osctl read that failed list (--resque-redis): each analysis of the run with a failed
+//     InitializeAnalysis in it is a failed-extraction finding, and no other, so that such a run
+//     is decisive (exit 1), never inconclusive for jobs stuck in "queued".
 func TestUnpatchedServerRaces(t *testing.T) {
 	t.Parallel()
 	s := openstudioenv.StartT(t, openstudioenv.Options{PoolSize: 4})
@@ -36,9 +38,10 @@ func TestUnpatchedServerRaces(t *testing.T) {
 	// 6 tries on 2 shared cores (more analyses did not help: 8 gave 1 torn zip too, and a longer
 	// settle). So up to 3 runs on the same server, each checked in full, before the test says
 	// the race was not caught.
+	var list []string // resque:failed as the last run left it
 	for attempt := 1; ; attempt++ {
 		r := stress(t, s, "--requests", "300", "--concurrency", "60")
-		racy := checkRun(t, s, r)
+		racy := checkRun(t, s, r, &list)
 		if racy > 0 {
 			return
 		}
@@ -49,14 +52,17 @@ func TestUnpatchedServerRaces(t *testing.T) {
 	}
 }
 
-// checkRun checks one unpatched run and returns how many torn or mixed findings it verified.
-func checkRun(t *testing.T, s *openstudioenv.Server, r run) int {
+// checkRun checks one unpatched run and returns how many torn or mixed findings it verified;
+// list is resque:failed before the run, and after it once checked.
+func checkRun(t *testing.T, s *openstudioenv.Server, r run, list *[]string) int {
 	t.Helper()
-	if r.code != 1 && r.code != 0 && !stuckOnly(r) {
+	if r.code != 1 && r.code != 0 {
 		t.Fatalf("exit %d, verdict %s %v: want 1 (races)", r.code, r.rep.Verdict, r.rep.Reasons)
 	}
 	checkNoFalseLost(t, r)
-	checkQueuedJobsFailed(t, s, r)
+	failed := failedInRedis(t, s, list)
+	checkQueuedJobsFailed(t, r, failed)
+	checkFailedExtractions(t, r, failed)
 	racy := 0
 	for _, f := range r.rep.Findings {
 		switch {
@@ -76,22 +82,6 @@ func checkRun(t *testing.T, s *openstudioenv.Server, r run) int {
 		t.Errorf("exit %d, verdict %s, with %d torn or mixed findings: want exit 1 and races", r.code, r.rep.Verdict, racy)
 	}
 	return racy
-}
-
-// stuckOnly says whether an inconclusive run's only reasons are analyses whose jobs stay queued:
-// the real server's failed extractions are in Resque's failed list, which osctl does not read over
-// HTTP, so such a run is rightly inconclusive (checkQueuedJobsFailed checks that they failed) and
-// the race was not caught by osctl this time.
-func stuckOnly(r run) bool {
-	if r.code != 2 || r.rep.Verdict != "inconclusive" || len(r.rep.Reasons) == 0 {
-		return false
-	}
-	for _, why := range r.rep.Reasons {
-		if !strings.Contains(why, `have jobs stuck in "queued"`) {
-			return false
-		}
-	}
-	return true
 }
 
 // checkNoFalseLost: the simulation worker deleted some result files by design, none of them is
@@ -136,10 +126,10 @@ func checkNoFalseLost(t *testing.T, r run) {
 	}
 }
 
-// checkQueuedJobsFailed: every job still queued has a failed InitializeAnalysis of its analysis
-// in Resque's failed list (the analysis's queued jobs are at most its failures), and the settle
-// wait stopped because everything settled or nothing moved, before its ceiling.
-func checkQueuedJobsFailed(t *testing.T, s *openstudioenv.Server, r run) {
+// failedInRedis reads Resque's failed list on the server's Redis itself: the errors of the failed
+// InitializeAnalysis jobs by analysis. It checks that osctl removed nothing from the list: it
+// begins with every entry it held before the run (*list, then set to what it holds now).
+func failedInRedis(t *testing.T, s *openstudioenv.Server, list *[]string) map[string][]string {
 	t.Helper()
 	ctx := context.Background()
 	opt, err := redis.ParseURL(s.RedisURL)
@@ -153,25 +143,37 @@ func checkQueuedJobsFailed(t *testing.T, s *openstudioenv.Server, r run) {
 	if n, _ := rc.LLen(ctx, "resque:queue:analysis_wrappers").Result(); n != 0 {
 		t.Logf("%d InitializeAnalysis jobs of jobs that already ran still wait in the queue", n)
 	}
-	failed := map[string]int{}
+	failed := map[string][]string{}
 	lines, err := rc.LRange(ctx, "resque:failed", 0, -1).Result()
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(lines) < len(*list) || !slices.Equal(lines[:len(*list)], *list) {
+		t.Errorf("resque:failed held %d entries before the run and holds %d after, not all of the first: something removed failures", len(*list), len(lines))
+	}
+	*list = lines
 	for _, l := range lines {
 		var f struct {
 			Payload struct {
 				Class string `json:"class"`
 				Args  []any  `json:"args"`
 			} `json:"payload"`
-			Error string `json:"error"`
+			Exception string `json:"exception"`
+			Error     string `json:"error"`
 		}
 		if json.Unmarshal([]byte(l), &f) == nil && f.Payload.Class == "ResqueJobs::InitializeAnalysis" && len(f.Payload.Args) > 1 {
 			a, _ := f.Payload.Args[1].(string)
-			failed[a]++
-			t.Logf("failed InitializeAnalysis of %s: %s", a, f.Error)
+			failed[a] = append(failed[a], f.Exception+": "+f.Error)
 		}
 	}
+	return failed
+}
+
+// checkQueuedJobsFailed: every job still queued has a failed InitializeAnalysis of its analysis
+// in Resque's failed list (the analysis's queued jobs are at most its failures), and the settle
+// wait stopped because everything settled or nothing moved, before its ceiling.
+func checkQueuedJobsFailed(t *testing.T, r run, failed map[string][]string) {
+	t.Helper()
 	queued := 0
 	for i := range r.h.Records {
 		rec := &r.h.Records[i]
@@ -185,8 +187,8 @@ func checkQueuedJobsFailed(t *testing.T, s *openstudioenv.Server, r run) {
 			}
 		}
 		queued += n
-		if n > failed[rec.ID] {
-			t.Errorf("analysis %s: %d jobs left queued, but only %d failed InitializeAnalysis", rec.ID, n, failed[rec.ID])
+		if n > len(failed[rec.ID]) {
+			t.Errorf("analysis %s: %d jobs left queued, but only %d failed InitializeAnalysis", rec.ID, n, len(failed[rec.ID]))
 		}
 	}
 	if queued != r.rep.Extractions.Queued {
@@ -197,4 +199,54 @@ func checkQueuedJobsFailed(t *testing.T, s *openstudioenv.Server, r run) {
 	if r.rep.SettleStopped != "settled" && r.rep.SettleStopped != "no progress" {
 		t.Errorf("the wait after the load stopped at %q, want settled or no progress", r.rep.SettleStopped)
 	}
+}
+
+// checkFailedExtractions: osctl read Resque's failed list (its notice says so) and judged a
+// failed-extraction finding only of an analysis with a failed InitializeAnalysis there, and one
+// of each analysis whose jobs stay queued (their failures came before the settle wait ended, so
+// before osctl read the list; a duplicate InitializeAnalysis of a job that already ran may fail
+// later); with any, the run is decisive: exit 1, races.
+func checkFailedExtractions(t *testing.T, r run, failed map[string][]string) {
+	t.Helper()
+	if !slices.ContainsFunc(r.rep.Notices, func(n string) bool { return strings.HasPrefix(n, "failed background jobs read from redis://") }) {
+		t.Errorf("no notice says the failed jobs were read from Redis: %q", r.rep.Notices)
+	}
+	found := map[string]bool{}
+	for _, f := range r.rep.Findings {
+		if f.Kind == "failed-extraction" {
+			found[f.Object] = true
+			if len(failed[f.Object]) == 0 {
+				t.Errorf("failed-extraction of %s, which has no failed InitializeAnalysis in resque:failed", f.Object)
+			}
+		}
+	}
+	stuck := 0
+	for a := range queuedAnalyses(r.h) {
+		stuck++
+		if !found[a] {
+			t.Errorf("analysis %s has jobs left queued and a failed InitializeAnalysis (%q) but no failed-extraction finding", a, failed[a])
+		}
+	}
+	if len(found) > 0 && (r.code != 1 || r.rep.Verdict != "races") {
+		t.Errorf("exit %d, verdict %s %v with %d failed extractions: want exit 1 and races", r.code, r.rep.Verdict, r.rep.Reasons, len(found))
+	}
+	t.Logf("failed extractions: %d findings, %d analyses with jobs left queued", len(found), stuck)
+}
+
+// queuedAnalyses are the analyses whose status, read back after the settle wait, has a job
+// still queued.
+func queuedAnalyses(h *history.History) map[string]bool {
+	out := map[string]bool{}
+	for i := range h.Records {
+		rec := &h.Records[i]
+		if rec.Kind != history.KindReadback || rec.Op != history.ReadbackStatus {
+			continue
+		}
+		for _, j := range rec.Jobs {
+			if j.Status == history.JobQueued {
+				out[rec.ID] = true
+			}
+		}
+	}
+	return out
 }

@@ -49,6 +49,10 @@ type Deps struct {
 	// load runs. Not with a Fleet, nor with the http profile.
 	Pods      PodTargets
 	PodsEvery time.Duration
+	// ResqueFailed, when set, is where the openstudio profile reads the failed extractions of the
+	// run's analyses after the load, in place of a sandbox target's GET /status/failed_jobs: the
+	// app's Redis, as a real OpenStudio Server keeps them nowhere else (nil: the sandbox's).
+	ResqueFailed *ResqueFailed
 }
 
 // Fingerprinter is a cheap digest of the run's files, for telling when they stop changing.

@@ -3,7 +3,6 @@ package stress
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/detect"
@@ -94,33 +93,5 @@ func settleNotice(sr profile.SettleResult, ceiling, quiet time.Duration) string 
 		return fmt.Sprintf("stopped waiting at the ceiling {SettleTimeout} %s while the jobs still made progress: %d of %d jobs were still queued and are not judged", ceiling, sr.Queued, sr.Jobs)
 	default:
 		return fmt.Sprintf("stopped waiting after %s (%s): %d of %d jobs were still queued and are not judged", w, sr.Stopped, sr.Queued, sr.Jobs)
-	}
-}
-
-// failedJobs reads, from a target that is the sandbox, the extractions of the run's analyses
-// that failed (its Resque failure list), so that the verdict judges them. A real server's
-// failures are not readable over HTTP: its stuck analyses are judged from the jobs alone.
-func (r *runner) failedJobs(ctx context.Context, f *history.Footer) {
-	c := r.d.Client
-	if c == nil {
-		c = &http.Client{Timeout: 10 * time.Second}
-	}
-	ids := map[string]bool{}
-	for _, rec := range r.rec.records() {
-		if rec.Analysis != "" {
-			ids[rec.Analysis] = true
-		}
-	}
-	for _, t := range r.liveTargets() {
-		if !t.Status.Sandbox {
-			continue
-		}
-		jobs, err := profile.FailedExtractions(ctx, c, t.URL, func(a string) bool { return ids[a] })
-		if err != nil {
-			r.notice("the failed background jobs were not read from %s: %v", t.URL.Redacted(), err)
-			continue
-		}
-		f.FailedJobs = jobs
-		return
 	}
 }

@@ -28,13 +28,19 @@ func runStress(ctx context.Context, o *Options) error {
 	if err := o.Nemesis.Prepare(o.Factory, o.State.Dir, func(f string, a ...any) { fmt.Fprintf(errOut, f+"\n", a...) }); err != nil {
 		return err
 	}
+	// The app's Redis answers before any load, or the run does not begin.
+	resque, closeResque, err := o.Resque.Open(ctx, o.Factory, o.Config.Profile)
+	if err != nil {
+		return err
+	}
+	defer closeResque()
 	// Open every output file before sending anything: a bad path fails now, not after the load.
 	files, err := cmdutil.CreateFiles(o.History, o.Report, o.JUnit, o.HTML)
 	if err != nil {
 		return err
 	}
 	defer files.Close()
-	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan, Leftovers: o.Nemesis.Leftovers}
+	d := pstress.Deps{Now: o.Factory.Now, Nemesis: o.Nemesis.Plan, Leftovers: o.Nemesis.Leftovers, ResqueFailed: resque}
 	o.Workload.Wire(o.Factory, pods, &d)
 	if d.State, err = o.State.Reader(o.Factory); err != nil {
 		return err

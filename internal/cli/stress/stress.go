@@ -16,6 +16,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/stress/headerflags"
 	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
 	"github.com/osctl/osctl/internal/cli/stress/podflags"
+	"github.com/osctl/osctl/internal/cli/stress/resqueflags"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -33,6 +34,7 @@ type Options struct {
 	Headers  headerflags.Flags
 	State    stateflags.Flags
 	Nemesis  nemesisflags.Flags
+	Resque   resqueflags.Flags
 	Fleets   Fleets // nil: the load goes from this process only
 	// History, Report, JUnit and HTML are output files.
 	History, Report, JUnit, HTML string
@@ -53,6 +55,7 @@ var settings = cmdutil.Settings{
 	// reasons and next step also name.
 	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
 	"Nemesis.Redis": "--nemesis-redis", "Nemesis.Seed": "--nemesis-seed", "Rollout.StressReport": "--stress-report",
+	"ResqueRedis": "--resque-redis", "ResqueNamespace": "--resque-namespace",
 }
 
 // Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
@@ -81,7 +84,8 @@ Profiles:
               uploads over them (--mix). Starts go only to targets whose GET /status says they are
               the sandbox, or to any target with --allow-start (a start launches simulations on a
               real server). The last third of the load waits for the target's background workers
-              (--background-wait). The files are read from --state-dir (or one exec in --state-pod).
+              (--background-wait). The files are read from --state-dir (or one exec in --state-pod);
+              failed extractions from the sandbox, or from the app's Redis (--resque-redis).
   jobs        burst POST /v1/jobs (elb-openapi), then follow every job's status every --poll on the
               replica that took it: ceiling, stranded, invisible, lost. --max-active is the ceiling.
   http        each target is the route itself (--method, --header, --body with {{nonce}} and
@@ -141,6 +145,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
+	o.Resque.Add(cmd)
 	o.Nemesis.Add(cmd)
 	if len(fleets) > 0 {
 		o.Fleets = fleets[0]

@@ -281,8 +281,8 @@ type Footer struct {
 	// that the report marks that moment on its timelines.
 	StateRead time.Time `json:"state_read,omitzero"`
 	// FailedJobs are the background jobs of the run's analyses that failed, as the target's
-	// Resque failure list names them (the sandbox's GET /status/failed_jobs); nil when the run
-	// could not see them.
+	// Resque failure list names them (the sandbox's GET /status/failed_jobs, or resque:failed in
+	// the app's Redis); nil when the run could not see them.
 	FailedJobs []FailedJob `json:"failed_jobs,omitempty"`
 }
 

@@ -26,32 +26,46 @@ func FailedExtractions(ctx context.Context, c Doer, base *url.URL, keep func(ana
 	if a.Status != http.StatusOK {
 		return nil, fmt.Errorf("GET /status/failed_jobs answered %d", a.Status)
 	}
-	var raw []struct {
-		FailedAt  string `json:"failed_at"`
-		RunAt     string `json:"run_at"`
-		Exception string `json:"exception"`
-		Error     string `json:"error"`
-		Worker    string `json:"worker"`
-		Payload   struct {
-			Class string `json:"class"`
-			Args  []any  `json:"args"`
-		}
-	}
+	var raw []resqueFailure
 	if err := json.Unmarshal(a.Body, &raw); err != nil {
 		return nil, fmt.Errorf("GET /status/failed_jobs: %v", err)
 	}
 	out := []history.FailedJob{}
 	for _, f := range raw {
-		if f.Payload.Class != classInitializeAnalysis || len(f.Payload.Args) < 2 {
-			continue
+		if fj, ok := f.extraction(); ok && keep(fj.Analysis) {
+			out = append(out, fj)
 		}
-		id, _ := f.Payload.Args[1].(string)
-		if id == "" || !keep(id) {
-			continue
-		}
-		fj := history.FailedJob{Class: f.Payload.Class, Analysis: id, Worker: f.Worker, Exception: f.Exception, Error: f.Error, FailedAt: f.FailedAt}
-		fj.RunAt, _ = time.Parse(time.RFC3339Nano, f.RunAt)
-		out = append(out, fj)
 	}
 	return out, nil
+}
+
+// resqueFailure is one entry of Resque's failed list (resque 2.0.0 lib/resque/failure/redis.rb:
+// failed_at, payload {class, args}, exception, error, backtrace, worker, queue), and run_at, which
+// only the sandbox adds (when the worker began the job).
+type resqueFailure struct {
+	FailedAt  string `json:"failed_at"`
+	RunAt     string `json:"run_at"`
+	Exception string `json:"exception"`
+	Error     string `json:"error"`
+	Worker    string `json:"worker"`
+	Queue     string `json:"queue"`
+	Payload   struct {
+		Class string `json:"class"`
+		Args  []any  `json:"args"`
+	} `json:"payload"`
+}
+
+// extraction is f as a failed job of the run, when it is an InitializeAnalysis: its args are
+// Analysis#start's (analysis_type, analysis_id, job_id, options), so the analysis is the second.
+func (f resqueFailure) extraction() (history.FailedJob, bool) {
+	if f.Payload.Class != classInitializeAnalysis || len(f.Payload.Args) < 2 {
+		return history.FailedJob{}, false
+	}
+	id, _ := f.Payload.Args[1].(string)
+	if id == "" {
+		return history.FailedJob{}, false
+	}
+	fj := history.FailedJob{Class: f.Payload.Class, Analysis: id, Worker: f.Worker, Exception: f.Exception, Error: f.Error, FailedAt: f.FailedAt}
+	fj.RunAt, _ = time.Parse(time.RFC3339Nano, f.RunAt)
+	return fj, true
 }

@@ -49,8 +49,8 @@ func main() {
 	fmt.Printf("state dir: %s\n", s.Volume)
 	fmt.Printf("redis:     %s\n", s.RedisURL)
 	fmt.Printf("logs:      %s/log\n", s.Dir)
-	fmt.Printf("\nosctl stress --target %s --allow-start --state-dir %s --requests 300 --concurrency 60\n\nCtrl-C stops it.\n",
-		strings.Join(s.Targets, ","), s.Volume)
+	fmt.Printf("\nosctl stress --target %s --allow-start --state-dir %s --resque-redis %s --requests 300 --concurrency 60\n\nCtrl-C stops it.\n",
+		strings.Join(s.Targets, ","), s.Volume, s.RedisURL)
 	<-ctx.Done()
 	logf("stopping (every process by its pid)")
 	done := make(chan error, 1)
