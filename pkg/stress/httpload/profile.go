@@ -54,7 +54,7 @@ func (load) Setup(context.Context, *stress.Setup) error { return nil }
 // event loops, the way wrk sends them.
 func (l load) Source(_ context.Context, _ *stress.Setup, rec profile.Recorder, _ stress.LoadObserver) (attack.Source, bool, error) {
 	e, cfg := l.e, l.e.Config
-	p := &profile.HTTP{Run: cfg.Run, Targets: e.Targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
+	p := &Routes{Run: cfg.Run, Targets: e.Targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
 		Now: e.Now, Shard: e.Shard}
 	if rec != nil {
 		p.Record = e.Record
