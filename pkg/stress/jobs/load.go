@@ -12,12 +12,12 @@ import (
 // until it ends.
 type load struct {
 	e    stress.SendEnv
-	jobs *profile.Jobs
+	jobs *Submitter
 }
 
-func (l *load) profile() *profile.Jobs {
+func (l *load) profile() *Submitter {
 	e, cfg := l.e, l.e.Config
-	return &profile.Jobs{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Client: e.Client, Record: e.Record, Now: e.Now,
+	return &Submitter{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Client: e.Client, Record: e.Record, Now: e.Now,
 		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: e.Shard, Pool: e.Pool}
 }
 

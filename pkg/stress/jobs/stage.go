@@ -7,7 +7,6 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
-	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
@@ -35,7 +34,7 @@ func newStage(ctx context.Context, e *stress.StageEnv) (*stage, error) {
 	if maxActive == 0 {
 		return nil, stress.FieldErrorf("MaxActive", "is needed: the job API does not tell its ceiling (elb-openapi has no GET /status); pass {MaxActive} N, the service-wide ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS the fixed service enforces")
 	}
-	p := &profile.Jobs{Run: cfg.Run, Body: cfg.Body}
+	p := &Submitter{Run: cfg.Run, Body: cfg.Body}
 	hasKey, err := p.Prepare()
 	if err != nil {
 		return nil, stress.FieldErrorf("Body", ": %v", err)

@@ -35,7 +35,7 @@ type AnalysisDeletion struct {
 
 // DeleteAnalyses removes a run's analyses through the real server's API: for each, a GET of
 // the analysis (one that reads back as {"analysis":null} is already gone and gets no DELETE,
-// which would answer 500; one whose name or project is not the one the run gave it is not the
+// which would Answer 500; one whose name or project is not the one the run gave it is not the
 // run's, and is left alone), then DELETE /analyses/:id.json, which answers 204. The server removes
 // the analysis's records; its files stay for the caller to remove (result files are not
 // destroyed, and the extraction goes only later, in a background job). With dryRun nothing is
@@ -81,7 +81,7 @@ func namedOtherwise(body []byte, ref AnalysisRef) string {
 		Analysis map[string]any `json:"analysis"`
 	}
 	if json.Unmarshal(body, &v) != nil || v.Analysis == nil {
-		return "the server's answer does not read as an analysis"
+		return "the server's Answer does not read as an analysis"
 	}
 	name, _ := v.Analysis["name"].(string)
 	if name != ref.Name {

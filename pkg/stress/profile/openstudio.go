@@ -403,7 +403,7 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 	if o.body, o.ctype, err = o.p.body(o.rec); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, join(o.target, o.rec.Path), bytes.NewReader(o.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, JoinPath(o.target, o.rec.Path), bytes.NewReader(o.body))
 	if err != nil {
 		return nil, err
 	}

@@ -69,7 +69,7 @@ func (a API) call(ctx context.Context, i int, rec *history.Record, ctype string,
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, rec.Method, join(t, rec.Path), rd)
+	req, err := http.NewRequestWithContext(ctx, rec.Method, JoinPath(t, rec.Path), rd)
 	if err != nil {
 		rec.End, rec.Error, rec.Outcome = a.now(), err.Error(), history.Rejected
 		return
@@ -99,7 +99,7 @@ func (a API) get(ctx context.Context, i int, path string) (int, []byte, string) 
 	t := a.Targets[i%len(a.Targets)].URL
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ans, err := exchange(ctx, a.Client, http.MethodGet, join(t, path), nil, nil, 1<<20)
+	ans, err := Exchange(ctx, a.Client, http.MethodGet, JoinPath(t, path), nil, nil, 1<<20)
 	switch {
 	case err != nil:
 		return 0, nil, err.Error()
@@ -113,7 +113,7 @@ func (a API) get(ctx context.Context, i int, path string) (int, []byte, string) 
 func (a API) delete(ctx context.Context, path string) (int, string) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ans, err := exchange(ctx, a.Client, http.MethodDelete, join(a.Targets[0].URL, path), nil, nil, excerptLen)
+	ans, err := Exchange(ctx, a.Client, http.MethodDelete, JoinPath(a.Targets[0].URL, path), nil, nil, excerptLen)
 	if err != nil {
 		return 0, "DELETE: " + err.Error()
 	}
