@@ -9,16 +9,16 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// load is the openstudio load in one Sender: its setup (the project, the analyses and their
+// loader is the openstudio load in one Sender: its setup (the project, the analyses and their
 // seeds), the load, the settle step's job counts and the read-backs.
-type load struct {
+type loader struct {
 	e  stress.SendEnv
-	os *profile.OpenStudio
+	os *Load
 }
 
-func (l *load) profile() *profile.OpenStudio {
+func (l *loader) profile() *Load {
 	e, cfg := l.e, l.e.Config
-	p := &profile.OpenStudio{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
+	p := &Load{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
 		StartTargets: startTargets(e.Targets, cfg.AllowStart), Client: e.Client, Record: e.Record, Now: e.Now, TailWait: cfg.BackgroundWait,
 		Concurrency: e.Concurrency, Shard: e.Shard, Pool: e.Pool}
 	if cfg.BackgroundWait == 0 {
@@ -29,7 +29,7 @@ func (l *load) profile() *profile.OpenStudio {
 
 // Setup implements stress.Loader: it creates the project (unless given), the analyses and
 // their seeds.
-func (l *load) Setup(ctx context.Context, s *stress.Setup) error {
+func (l *loader) Setup(ctx context.Context, s *stress.Setup) error {
 	l.os = l.profile()
 	if err := l.os.Setup(ctx); err != nil {
 		return err
@@ -40,7 +40,7 @@ func (l *load) Setup(ctx context.Context, s *stress.Setup) error {
 }
 
 // Source implements stress.Loader; a load worker starts from the setup the coordinator made.
-func (l *load) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, obs stress.LoadObserver) (attack.Source, bool, error) {
+func (l *loader) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, obs stress.LoadObserver) (attack.Source, bool, error) {
 	if l.os == nil {
 		if s == nil || s.OpenStudio == nil {
 			return nil, false, fmt.Errorf("the openstudio load needs its setup")
@@ -53,14 +53,14 @@ func (l *load) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, ob
 }
 
 // Finish implements stress.Loader: how the held-back parts of the load waited.
-func (l *load) Finish(_ context.Context, ld *stress.Load, _ stress.LoadObserver) {
+func (l *loader) Finish(_ context.Context, ld *stress.Load, _ stress.LoadObserver) {
 	if l.os != nil {
 		ld.BackgroundWaits = l.os.BackgroundWaits()
 	}
 }
 
 // JobCounts implements stress.JobCounter.
-func (l *load) JobCounts(ctx context.Context) (jobs, queued int) {
+func (l *loader) JobCounts(ctx context.Context) (jobs, queued int) {
 	if l.os == nil {
 		return 0, 0
 	}
@@ -68,7 +68,7 @@ func (l *load) JobCounts(ctx context.Context) (jobs, queued int) {
 }
 
 // Readback implements stress.ReadBacker.
-func (l *load) Readback(ctx context.Context, plan profile.ReadbackPlan) error {
+func (l *loader) Readback(ctx context.Context, plan profile.ReadbackPlan) error {
 	if l.os == nil {
 		return fmt.Errorf("no openstudio load to read back")
 	}

@@ -35,7 +35,7 @@ func (Profile) Stage(_ context.Context, e *stress.StageEnv) (stress.Stage, error
 }
 
 // Load implements stress.Profile.
-func (Profile) Load(e stress.SendEnv) stress.Loader { return &load{e: e} }
+func (Profile) Load(e stress.SendEnv) stress.Loader { return &loader{e: e} }
 
 // Rules implements stress.Judger: the files on the volume.
 func (Profile) Rules() detect.Rules { return detect.FileRules{} }

@@ -32,7 +32,7 @@ func newStage(e *stress.StageEnv) *stage {
 			e.Notice("start goes only to the %d of %d targets that say they are the sandbox", len(starts), len(targets))
 		}
 	}
-	mix := (&profile.OpenStudio{Mix: cfg.Mix, StartTargets: starts}).EffectiveMix()
+	mix := (&Load{Mix: cfg.Mix, StartTargets: starts}).EffectiveMix()
 	hdr.Analyses, hdr.Project, hdr.Mix = cfg.Analyses, cfg.Project, mix
 	return &stage{e: e}
 }

@@ -42,12 +42,12 @@ type AnalysisDeletion struct {
 // deleted: the results say what would be. Requests go to base, one at a time, each bounded by
 // 30 s.
 func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, refs []AnalysisRef, dryRun bool) []AnalysisDeletion {
-	p := &OpenStudio{Targets: []Target{{URL: base}}, Client: c}
+	api := API{Client: c, Targets: []Target{{URL: base}}}
 	out := make([]AnalysisDeletion, 0, len(refs))
 	for _, ref := range refs {
 		id := ref.ID
 		d := AnalysisDeletion{ID: id, Target: base.Redacted()}
-		code, body, errS := p.api().get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
+		code, body, errS := api.Get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
 		switch {
 		case errS != "":
 			d.Result, d.Error = DeleteFailed, "GET: "+errS
@@ -60,7 +60,7 @@ func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, refs []AnalysisR
 		case dryRun:
 			d.Result = DeleteDeleted
 		default:
-			d.Status, d.Error = p.api().delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
+			d.Status, d.Error = api.Delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
 			d.Result = DeleteDeleted
 			if d.Error != "" {
 				d.Result = DeleteFailed

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -112,35 +111,8 @@ func TestStartBodyCode(t *testing.T) {
 		rec := &history.Record{Op: history.OpStart}
 		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(c.body))}
 		r := &attack.Result{Status: 200}
-		if got := finish(rec, r, resp, func() time.Time { return time.Time{} }); got != c.want {
+		if got := Finish(rec, r, resp, func() time.Time { return time.Time{} }); got != c.want {
 			t.Errorf("%s: %v, want %v", c.body, got, c.want)
 		}
-	}
-}
-
-// TestWaitingOperationEndsWithTheLoad: a result file waits for its analysis's data point create
-// in flight; when the load stops (the error-rate bound, Ctrl-C) it ends the source instead of
-// being sent with nothing to attach to.
-func TestWaitingOperationEndsWithTheLoad(t *testing.T) {
-	p := &OpenStudio{Run: "0badc0de", Requests: 10, Mix: Mix{UploadFile: 1}, TailFraction: -1}
-	p.st.analyses = []string{"a"}
-	p.st.dataPts, p.st.uploaded, p.st.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
-	p.st.pendingUp, p.st.pendingDP, p.st.acked = map[string]int{}, map[string]int{"a": 1}, sync.NewCond(&p.st.mu)
-	p.st.next.Store(1) // past each analysis's first request (its upload)
-	ctx, cancel := context.WithCancel(context.Background())
-	src := p.Source()
-	done := make(chan bool)
-	go func() {
-		_, ok := src.Next(ctx)
-		done <- ok
-	}()
-	select {
-	case <-done:
-		t.Fatal("the result file did not wait for the data point in flight")
-	case <-time.After(50 * time.Millisecond):
-	}
-	cancel()
-	if ok := <-done; ok {
-		t.Fatal("an operation came out of its wait after the load stopped")
 	}
 }
