@@ -115,14 +115,11 @@ func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, erro
 // only what the run can be shown to have made.
 type PlanFunc func(context.Context, *history.History, Options) (*Plan, error)
 
-// plans are each profile's cleanup plan, by name (the http profile leaves nothing); Register
-// adds a profile's.
+// plans are each profile's cleanup plan, by name, as Register was given them (stress.Register,
+// for a profile that is a stress.Cleaner): a profile with none leaves nothing.
 var (
 	plansMu sync.RWMutex
-	plans   = map[string]PlanFunc{
-		history.OpenStudio.Name: OpenStudioPlan,
-		history.Jobs.Name:       JobsPlan,
-	}
+	plans   = map[string]PlanFunc{}
 )
 
 // Register makes plan the cleanup of the runs of the profile of that name (stress.Register
