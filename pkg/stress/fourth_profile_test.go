@@ -18,6 +18,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -26,8 +27,8 @@ import (
 )
 
 // TestFourthProfile is the proof that a profile is a value: a key-value service and its profile
-// are defined here, in a test, registered, run through stress.Run and judged again offline from
-// the saved history, and nothing of pkg/stress names them. The service acknowledges every PUT
+// are defined here, in a test, registered, run through stress.Run, judged again offline from the
+// saved history and planned for cleanup, and nothing of pkg/stress names them. The service acknowledges every PUT
 // but drops every fifth one (a lost write); the profile's judge finds each of them, live and
 // offline alike, and the same service without the bug is clean.
 func TestFourthProfile(t *testing.T) {
@@ -68,6 +69,10 @@ func TestFourthProfile(t *testing.T) {
 			}
 			for name, rep := range map[string]*report.Report{"live": live, "offline": offline} {
 				checkKVReport(t, name, rep, dropped, requests)
+			}
+			plan, err := cleanup.ForHistory(context.Background(), saved.History, cleanup.Options{})
+			if err != nil || plan.Profile != kvName || plan.Run != live.Run || len(plan.Removed) != len(live.Findings) {
+				t.Errorf("the profile's cleanup plan: %+v, %v; want its %d lost keys of run %s", plan, err, len(live.Findings), live.Run)
 			}
 		})
 	}
@@ -191,6 +196,17 @@ func (kvProfile) Stage(_ context.Context, e *stress.StageEnv) (stress.Stage, err
 func (kvProfile) Load(e stress.SendEnv) stress.Loader { return &kvLoad{e: e} }
 
 func (kvProfile) Rules() detect.Rules { return kvRules{} }
+
+// Cleanup plans nothing it could not show is the run's: it lists the keys the run wrote and lost.
+func (kvProfile) Cleanup() cleanup.PlanFunc {
+	return func(_ context.Context, h *history.History, _ cleanup.Options) (*cleanup.Plan, error) {
+		p := &cleanup.Plan{Result: cleanup.Result{Run: h.Header.Run, Profile: h.Header.Profile, DryRun: true, Removed: []string{}}}
+		for _, f := range (kvRules{}).Findings(h, nil, detect.Options{}, nil) {
+			p.Removed = append(p.Removed, f.Object)
+		}
+		return p, nil
+	}
+}
 
 func (kvProfile) Section(h *history.History, _ *report.Report) any {
 	var s kvSection
