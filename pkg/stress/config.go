@@ -16,7 +16,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// Profiles.
+// The names of osctl's own profiles (pkg/stress/profiles registers them).
 const (
 	ProfileOpenStudio = "openstudio" // history.OpenStudio.Name
 	ProfileJobs       = "jobs"       // history.Jobs.Name
@@ -25,7 +25,7 @@ const (
 
 // Config says what to run. Zero fields take the defaults their comments name.
 type Config struct {
-	// Profile is openstudio, jobs or http.
+	// Profile names a registered Profile: openstudio, jobs or http of osctl's own.
 	Profile string
 	// Targets are one load balancer URL or each replica's; for http, the routes themselves.
 	Targets []*url.URL
@@ -112,6 +112,13 @@ func (e *ConfigError) Unwrap() error { return e.Err }
 
 func configErr(format string, a ...any) error { return &ConfigError{Msg: fmt.Sprintf(format, a...)} }
 
+// ConfigErrorf is a ConfigError that says what to change (a profile's Check).
+func ConfigErrorf(format string, a ...any) error { return configErr(format, a...) }
+
+// FieldErrorf is a ConfigError about the field name (its Go name); {Name} in the reason names
+// other fields (a profile's Check).
+func FieldErrorf(name, format string, a ...any) error { return fieldErr(name, format, a...) }
+
 // fieldErr is a ConfigError about the field name; {Name} in the reason names other fields.
 func fieldErr(name, format string, a ...any) error {
 	return &ConfigError{Err: setting.Errorf(name, format, a...)}
@@ -148,9 +155,6 @@ func (c Config) WithDefaults() Config {
 	if c.Concurrency == 0 && !c.ConcurrencyAuto {
 		c.Concurrency = 1
 	}
-	if c.Kind().Files && c.Analyses == 0 {
-		c.Analyses = min(max(c.Requests/100, 1), 100)
-	}
 	if c.Mix == (profile.Mix{}) {
 		c.Mix = profile.DefaultMix
 	}
@@ -166,6 +170,9 @@ func (c Config) WithDefaults() Config {
 	if c.Run == "" {
 		c.Run = profile.NewRunID()
 	}
+	if p, ok := ProfileOf(c.Profile); ok {
+		p.Defaults(&c)
+	}
 	return c
 }
 
@@ -175,8 +182,9 @@ func (c Config) Kind() history.Profile { return history.KindOf(c.Profile) }
 // Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
 // field by its Go name. Run checks the Config it is given, once its zero fields are filled.
 func (c Config) Check() error {
-	if _, ok := history.ProfileNamed(c.Profile); !ok {
-		return fieldErr("Profile", "%q: use openstudio, jobs or http", c.Profile)
+	p, ok := ProfileOf(c.Profile)
+	if !ok {
+		return unknownProfile(c.Profile)
 	}
 	for _, f := range []struct {
 		name string
@@ -220,5 +228,5 @@ func (c Config) Check() error {
 	case c.MaxActive < 0:
 		return fieldErr("MaxActive", "%d: must be 1 or more", c.MaxActive)
 	}
-	return nil
+	return p.Check(c)
 }

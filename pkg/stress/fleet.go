@@ -2,6 +2,7 @@ package stress
 
 import (
 	"context"
+	"encoding/json"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -40,11 +41,13 @@ type Probe struct {
 	Notices   []string               `json:"notices,omitempty"`
 }
 
-// Setup is what the load starts from: what the targets said, and what the openstudio setup
-// created (nil for the other profiles).
+// Setup is what the load starts from: what the targets said, and what the profile's setup
+// created, which travels to load workers as it is: the openstudio profile's in OpenStudio,
+// another's (Loader.Setup) as JSON in Payload.
 type Setup struct {
 	Targets    []profile.ServerStatus `json:"targets"`
 	OpenStudio *profile.SetupState    `json:"openstudio,omitempty"`
+	Payload    json.RawMessage        `json:"payload,omitempty"`
 }
 
 // Load is how the load went.

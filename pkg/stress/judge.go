@@ -81,7 +81,15 @@ func judge(h *history.History, stats *attack.Stats, f *report.LoadFold, st *snap
 		opts.Load = &detect.LoadCounts{Total: int(c.Total), Acknowledged: int(c.Acknowledged), Rejected: int(c.Rejected), Ambiguous: int(c.Ambiguous)}
 		opts.Transport = detect.TransportFailures{Count: c.Errors + c.Timeouts, First: stats.FirstError()}
 	}
-	return report.BuildFolded(h, stats, f, detect.Judge(h, st, opts), o.Version)
+	p, _ := ProfileOf(h.Header.Profile)
+	if j, ok := p.(Judger); ok {
+		opts.Rules = j.Rules()
+	}
+	r := report.BuildFolded(h, stats, f, detect.Judge(h, st, opts), o.Version)
+	if s, ok := p.(Sectioner); ok {
+		r.Section = s.Section(h, r)
+	}
+	return r
 }
 
 func hasLoad(h *history.History) bool {

@@ -1,27 +1,62 @@
 package stress
 
 import (
-	"context"
+	"slices"
+	"strings"
+	"sync"
 
-	"github.com/osctl/osctl/pkg/stress/attack"
-	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
+	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// runProfile is what this package does for one profile: its load and its stage after the load.
-// What the profile is and can do (its capabilities, which detect, report and the CLI ask) is its
-// history.Profile.
-type runProfile struct {
-	// source is the load: the requests a Sender sends, and whether they may go out from the
-	// event loops.
-	source func(w *Sender, ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (attack.Source, bool, error)
-	// stage is the part of the run after the load (its header fields set on the way).
-	stage func(r *runner, ctx context.Context) (stage, error)
+var (
+	registryMu sync.RWMutex
+	registry   = map[string]Profile{}
+	order      []string // the names in the order they were first registered
+)
+
+// Register makes p runnable by its name (Config.Profile) and judgeable offline: its
+// capabilities go to history (history.RegisterProfile) and its cleanup, if any, to cleanup. A
+// later registration of a name replaces the earlier one. pkg/stress/profiles registers osctl's
+// own.
+func Register(p Profile) {
+	k := p.Kind()
+	registryMu.Lock()
+	if _, ok := registry[k.Name]; !ok {
+		order = append(order, k.Name)
+	}
+	registry[k.Name] = p
+	registryMu.Unlock()
+	history.RegisterProfile(k)
+	if c, ok := p.(Cleaner); ok {
+		cleanup.Register(k.Name, c.Cleanup())
+	}
 }
 
-// registry holds each profile's run, by name: the one place a profile's load and stage are
-// chosen. TestProfilesAgree checks it against history.Profiles.
-var registry = map[string]runProfile{
-	ProfileOpenStudio: {source: (*Sender).openStudioSource, stage: func(r *runner, _ context.Context) (stage, error) { return r.openStudio(), nil }},
-	ProfileJobs:       {source: (*Sender).jobsSource, stage: func(r *runner, ctx context.Context) (stage, error) { return r.jobs(ctx) }},
-	ProfileHTTP:       {source: (*Sender).httpSource, stage: func(r *runner, _ context.Context) (stage, error) { return r.httpLoad(), nil }},
+// ProfileOf returns the registered profile of that name.
+func ProfileOf(name string) (Profile, bool) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	p, ok := registry[name]
+	return p, ok
+}
+
+// ProfileNames are the registered profiles' names, in the order they were registered.
+func ProfileNames() []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	return slices.Clone(order)
+}
+
+// unknownProfile says that no profile of that name is registered, and which are.
+func unknownProfile(name string) error {
+	names := ProfileNames()
+	if len(names) == 0 {
+		return fieldErr("Profile", "%q: no profile is registered (a program that runs stress registers them: import pkg/stress/profiles)", name)
+	}
+	last := len(names) - 1
+	if last == 0 {
+		return fieldErr("Profile", "%q: use %s", name, names[0])
+	}
+	return fieldErr("Profile", "%q: use %s or %s", name, strings.Join(names[:last], ", "), names[last])
 }

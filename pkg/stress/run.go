@@ -12,7 +12,6 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
-	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
 
 // postTimeout bounds the work after the load beyond the settle and job timeouts (read-backs, the
@@ -116,14 +115,6 @@ func (r *runner) notice(format string, a ...any) {
 	}
 }
 
-// stage is one profile's part of a run: what follows the load (its header fields are written
-// when it is made).
-type stage interface {
-	// after runs once the load ended: it settles and reads; partial says the load was cut short.
-	// It returns the state (nil when not read) and whether it had settled.
-	after(ctx context.Context, partial bool, l *Load, f *history.Footer) (*snapshot.State, bool, error)
-}
-
 // begin starts the fleet (a Sender in this process unless Deps gives one), probes the targets
 // and writes the history's header fields.
 func (r *runner) begin(ctx context.Context) error {
@@ -182,7 +173,8 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	st, err := registry[cfg.Profile].stage(r, ctx)
+	prof, _ := ProfileOf(cfg.Profile) // Config.Check found it
+	st, err := prof.Stage(ctx, &StageEnv{r: r, Header: &r.hdr})
 	if err != nil {
 		return nil, err
 	}
@@ -243,7 +235,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	// What follows the load goes on after Ctrl-C, on a context of its own, bounded.
 	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+cfg.SettleTimeout+cfg.JobTimeout)
 	defer cancel()
-	state, settled, err := st.after(postCtx, partial, load, &footer)
+	state, settled, err := st.After(postCtx, partial, load, &footer)
 	if err != nil {
 		footer.Finished, footer.Partial, footer.Notices = r.d.Now().UTC(), true, r.notices
 		_ = r.rec.flush(&footer)

@@ -26,11 +26,12 @@ type Sender struct {
 	closers     []func()
 	pool        *profile.Pool
 
+	prof Profile
+
 	mu      sync.Mutex
 	rec     profile.Recorder
 	targets []profile.Target
-	os      *profile.OpenStudio
-	jobs    *profile.Jobs
+	ld      Loader // the profile's load, made when first needed (loader)
 }
 
 // SenderDeps are what a Sender talks through; every field may be left zero (Deps has them).
@@ -56,7 +57,8 @@ func NewSender(cfg Config, shard profile.Shard, d SenderDeps) (*Sender, error) {
 	if shard.Index < 0 || shard.Index >= shard.Count {
 		return nil, configErr("worker %d of %d: no such worker", shard.Index, shard.Count)
 	}
-	w := &Sender{cfg: cfg, shard: shard, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
+	prof, _ := ProfileOf(cfg.Profile) // cfg.Check found it
+	w := &Sender{cfg: cfg, shard: shard, prof: prof, concurrency: max(shard.Split(cfg.Concurrency), 1), rate: cfg.Rate / float64(shard.Count),
 		now: d.Now, conns: d.Conns, client: d.Client, pool: d.Pool}
 	if w.now == nil {
 		w.now = time.Now
@@ -148,38 +150,24 @@ func targetsOf(urls []*url.URL, st []profile.ServerStatus) []profile.Target {
 	return out
 }
 
-// startTargets are the indexes of the targets that may receive starts: sandboxes, or any with
-// --allow-start.
-func startTargets(ts []profile.Target, allow bool) []int {
-	var out []int
-	for i, t := range ts {
-		if t.Status.Sandbox || allow {
-			out = append(out, i)
-		}
+// loader is the profile's load in this Sender, made on first use with the targets then known.
+func (w *Sender) loader() Loader {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ld == nil {
+		w.ld = w.prof.Load(SendEnv{Config: w.cfg, Targets: w.targets, Client: w.client, Record: w.record, Now: w.now,
+			Concurrency: w.concurrency, Shard: w.shard, Pool: w.pool})
 	}
-	return out
+	return w.ld
 }
 
-func (w *Sender) openStudio() *profile.OpenStudio {
-	cfg := w.cfg
-	p := &profile.OpenStudio{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
-		StartTargets: startTargets(w.targets, cfg.AllowStart), Client: w.client, Record: w.record, Now: w.now, TailWait: cfg.BackgroundWait,
-		Concurrency: w.concurrency, Shard: w.shard, Pool: w.pool}
-	if cfg.BackgroundWait == 0 {
-		p.TailFraction = -1
-	}
-	return p
-}
-
-func (w *Sender) jobsProfile() *profile.Jobs {
-	cfg := w.cfg
-	return &profile.Jobs{Run: cfg.Run, Targets: w.targets, Requests: cfg.Requests, Client: w.client, Record: w.record, Now: w.now,
-		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: w.shard, Pool: w.pool}
-}
-
-// CheckJobs implements Fleet.
+// CheckJobs implements Fleet: the profile's check of the targets before anything is sent (a
+// Checker's; none: nil).
 func (w *Sender) CheckJobs(ctx context.Context) error {
-	return w.jobsProfile().Check(ctx)
+	if c, ok := w.loader().(Checker); ok {
+		return c.Check(ctx)
+	}
+	return nil
 }
 
 // Setup implements Fleet: the openstudio profile creates the project (unless given), the
@@ -193,12 +181,9 @@ func (w *Sender) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error
 	if !w.cfg.Kind().Setup {
 		return s, nil
 	}
-	w.os = w.openStudio()
-	if err := w.os.Setup(ctx); err != nil {
+	if err := w.loader().Setup(ctx, s); err != nil {
 		return nil, err
 	}
-	st := w.os.SetupState()
-	s.OpenStudio = &st
 	return s, nil
 }
 
@@ -210,7 +195,8 @@ func (w *Sender) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 	if w.targets == nil && s != nil {
 		w.setTargets(targetsOf(cfg.Targets, s.Targets))
 	}
-	src, eventLoop, err := registry[cfg.Profile].source(w, ctx, s, rec, obs)
+	ld := w.loader()
+	src, eventLoop, err := ld.Source(ctx, s, rec, obs)
 	if err != nil {
 		return nil, err
 	}
@@ -223,68 +209,27 @@ func (w *Sender) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs L
 		aopts.OnDone = func() { obs.Done(1) }
 	}
 	l := &Load{Stats: attack.Run(ctx, w.conns, src, aopts)}
-	switch {
-	case w.os != nil:
-		l.BackgroundWaits = w.os.BackgroundWaits()
-	case w.jobs != nil:
-		if l.Stats.Stopped != attack.StopInterrupted && obs.Phase != nil {
-			obs.Phase(PhaseFollow, "following the jobs until they end")
-		}
-		w.jobs.Wait()
-		l.Refused, l.Jobs = w.jobs.Refused(), w.jobs.Summary()
-		if l.Refused == nil && ctx.Err() == nil {
-			w.jobs.ReadList(ctx)
-		}
-	}
+	ld.Finish(ctx, l, obs)
 	return l, nil
 }
 
-// JobCounts implements Fleet.
+// JobCounts implements Fleet: the profile's (a JobCounter's; none: 0, 0).
 func (w *Sender) JobCounts(ctx context.Context) (jobs, queued int) {
-	if w.os == nil {
-		return 0, 0
+	if c, ok := w.loader().(JobCounter); ok {
+		return c.JobCounts(ctx)
 	}
-	return w.os.JobCounts(ctx)
+	return 0, 0
 }
 
-// Readback implements Fleet.
+// Readback implements Fleet: the profile's (a ReadBacker's).
 func (w *Sender) Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error {
 	w.recordTo(rec)
-	if w.os == nil {
-		return fmt.Errorf("no openstudio load to read back")
+	rb, ok := w.loader().(ReadBacker)
+	if !ok {
+		return fmt.Errorf("the %s profile reads nothing back", w.cfg.Profile)
 	}
-	w.os.Readback(ctx, plan)
-	return nil
+	return rb.Readback(ctx, plan)
 }
 
 // Profile is the run's profile.
 func (w *Sender) Profile() string { return w.cfg.Profile }
-
-func (w *Sender) openStudioSource(_ context.Context, s *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
-	if w.os == nil {
-		if s == nil || s.OpenStudio == nil {
-			return nil, false, fmt.Errorf("the openstudio load needs its setup")
-		}
-		w.os = w.openStudio()
-		w.os.Restore(*s.OpenStudio)
-	}
-	w.os.Sending = obs.Sending
-	return w.os.Source(), false, nil
-}
-
-func (w *Sender) jobsSource(ctx context.Context, _ *Setup, _ profile.Recorder, obs LoadObserver) (attack.Source, bool, error) {
-	w.jobs = w.jobsProfile()
-	w.jobs.Sending = obs.Sending
-	return w.jobs.Source(ctx), false, nil
-}
-
-func (w *Sender) httpSource(_ context.Context, _ *Setup, rec profile.Recorder, _ LoadObserver) (attack.Source, bool, error) {
-	cfg := w.cfg
-	p := &profile.HTTP{Run: cfg.Run, Targets: w.targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
-		Now: w.now, Shard: w.shard}
-	if rec != nil {
-		p.Record = w.record
-	}
-	// Status-only requests to http:// targets go out from the event loops, the way wrk sends them.
-	return p.Source(), p.EventLoopOK(), nil
-}

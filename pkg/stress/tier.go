@@ -106,12 +106,13 @@ func plural(n int) string {
 // SizeToTier applies the tier to c before the load: with ConcurrencyAuto, Concurrency becomes
 // the tier's capacity (an error when no pod is ready); otherwise a Concurrency beyond the
 // capacity gives a one-line warning naming both. note is the line to show ("" for none). The
-// entrypoint's defaults count for the openstudio profile only: for another, pods that set
+// entrypoint's defaults count for a profile whose targets are OpenStudio's pods
+// (history.Profile.Passenger) only: for another, pods that set
 // neither MAX_POOL nor MAX_REQUESTS have no known capacity (nothing said; auto is an error).
 func SizeToTier(c *Config, t *Tier) (note string, err error) {
 	// The entrypoint's defaults are OpenStudio's: another target (elb-openapi, a plain route)
 	// has a Passenger capacity only where its pods say so.
-	if c.Profile != ProfileOpenStudio && !t.fromEnv() {
+	if !c.Kind().Passenger && !t.fromEnv() {
 		if c.ConcurrencyAuto {
 			return "", fieldErr("Concurrency", "auto: the ready pods of %s set no MAX_POOL or MAX_REQUESTS, so their capacity is not known: give {Concurrency} N", t.What)
 		}

@@ -20,6 +20,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	_ "github.com/osctl/osctl/pkg/stress/profiles" // osctl's own profiles, which --profile names
 )
 
 // Options are the flags of `osctl stress`.

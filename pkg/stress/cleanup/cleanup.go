@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -104,16 +105,35 @@ func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, erro
 	if !profile.ValidRunID(h.Header.Run) {
 		return nil, fmt.Errorf("the history's run id %q is not one osctl gives (8 hex digits): nothing is cleaned up on its word", h.Header.Run)
 	}
-	if plan := plans[h.Header.Profile]; plan != nil {
+	if plan := planOf(h.Header.Profile); plan != nil {
 		return plan(ctx, h, o)
 	}
 	return nil, &UsageError{fmt.Sprintf("the history is of a %s run, which leaves nothing to clean up", h.Header.Profile)}
 }
 
-// plans are each profile's cleanup plan, by name (the http profile leaves nothing).
-var plans = map[string]func(context.Context, *history.History, Options) (*Plan, error){
-	history.OpenStudio.Name: openStudio,
-	history.Jobs.Name:       jobsPlan,
+// PlanFunc plans cleaning up one run of a profile from its history: what it removes, and
+// only what the run can be shown to have made.
+type PlanFunc func(context.Context, *history.History, Options) (*Plan, error)
+
+// plans are each profile's cleanup plan, by name, as Register was given them (stress.Register,
+// for a profile that is a stress.Cleaner): a profile with none leaves nothing.
+var (
+	plansMu sync.RWMutex
+	plans   = map[string]PlanFunc{}
+)
+
+// Register makes plan the cleanup of the runs of the profile of that name (stress.Register
+// calls it for a profile that has one).
+func Register(name string, plan PlanFunc) {
+	plansMu.Lock()
+	defer plansMu.Unlock()
+	plans[name] = plan
+}
+
+func planOf(name string) PlanFunc {
+	plansMu.RLock()
+	defer plansMu.RUnlock()
+	return plans[name]
 }
 
 // WouldDelete is a planned job's outcome in a dry run.

@@ -9,10 +9,10 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// jobsPlan plans deleting a jobs run's jobs, each on the replica its history names. A job is
+// JobsPlan plans deleting a jobs run's jobs, each on the replica its history names. A job is
 // planned only on one of the targets the history's header names, and only when its record proves
 // the run made it (profile.ProveJob); any other is skipped, and said so.
-func jobsPlan(_ context.Context, h *history.History, o Options) (*Plan, error) {
+func JobsPlan(_ context.Context, h *history.History, o Options) (*Plan, error) {
 	if o.StateDir != "" || o.Target != nil {
 		return nil, &UsageError{"a jobs run leaves no files, and its history names each job's replica: leave out {StateDir} and {Target}"}
 	}

@@ -10,12 +10,12 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// openStudio plans an openstudio run's cleanup: its analyses through the server's API (DELETE
+// OpenStudioPlan plans an openstudio run's cleanup: its analyses through the server's API (DELETE
 // /analyses/:id.json, which answers 500 for a missing one: an analysis that reads back as
 // {"analysis":null} is already gone), unless the target is the sandbox, and its files on the
 // volume, which DELETE leaves (result files are embedded and their attachments not destroyed; the
 // extraction goes only later, in a background job).
-func openStudio(ctx context.Context, h *history.History, o Options) (*Plan, error) {
+func OpenStudioPlan(ctx context.Context, h *history.History, o Options) (*Plan, error) {
 	if o.StateDir == "" {
 		return nil, &UsageError{"an openstudio run's files are on the volume: pass {StateDir} DIR, its root on this machine"}
 	}

@@ -46,6 +46,8 @@ type Options struct {
 	// IgnorePower judges a jobs run as if its polls could have seen every breach (JobsPower): the
 	// verdict before the power rule, for mutation tests and comparisons. osctl never sets it.
 	IgnorePower bool
+	// Rules are the run's profile's own part of the verdict (nil: RulesOf the history's profile).
+	Rules Rules
 }
 
 // LoadCounts are load requests by outcome.
@@ -138,18 +140,11 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
 	}
 	k := h.Header.Kind()
-	switch {
-	case k.Files:
-		j.Findings = append(j.Findings, OpenStudio(h, st, o.Ignore)...)
-		j.Findings = append(j.Findings, failedExtractions(h, index(h))...)
-		c := ContentionOf(h)
-		j.Contention = &c
-		x := ExtractionsOf(h)
-		j.Extractions = &x
-		rf := ResultFilesOf(h)
-		j.ResultFiles = &rf
-	case k.Jobs:
-		j.Findings, j.Power = append(j.Findings, Jobs(h, o.MaxActive, o.Grace)...), jobsPower(h, o)
+	if o.Rules == nil {
+		o.Rules = RulesOf(k)
+	}
+	if o.Rules != nil {
+		j.Findings = append(j.Findings, o.Rules.Findings(h, st, o, &j)...)
 	}
 	for _, f := range j.Findings {
 		j.Counts[f.Kind]++
@@ -261,18 +256,8 @@ func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) [
 	if j.Contention != nil && j.Contention.Fraction < o.MinContended {
 		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
 	}
-	switch k := h.Header.Kind(); {
-	case k.Files:
-		if !j.Settled {
-			out = append(out, "the files were still changing when they were read: raise {SettleTimeout}")
-		}
-		out = append(out, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
-		out = append(out, stuckReasons(h, index(h))...)
-		if st == nil {
-			out = append(out, "the files were not read: pass {StateDir} or {StatePod}")
-		}
-	case k.Jobs:
-		out = append(out, jobsReasons(h, j, o)...)
+	if o.Rules != nil {
+		out = append(out, o.Rules.Unearned(h, st, o, j)...)
 	}
 	return out
 }

@@ -60,9 +60,6 @@ func ResultFilesOf(h *history.History) ResultFiles {
 	return x
 }
 
-// OpenStudioOps are the openstudio profile's load operations, by their --mix names.
-var OpenStudioOps = history.OpenStudio.Ops
-
 // MixName is the --mix name of a history operation.
 func MixName(op string) string {
 	if op == history.OpCreateDataPoint {

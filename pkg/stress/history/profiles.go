@@ -1,5 +1,7 @@
 package history
 
+import "sync"
+
 // Profile is one workload of osctl stress (--profile) and what it implies for every stage after
 // the load: the record, the verdict, the report and the cleanup ask it instead of comparing
 // names. The profiles are listed in Profiles; adding one means adding it there, its load in
@@ -23,6 +25,9 @@ type Profile struct {
 	// Jobs: the target runs the run's jobs, which are followed until they end; the judge checks
 	// the service-wide ceiling and stranded jobs.
 	Jobs bool
+	// Passenger: the targets are OpenStudio's web pods, whose entrypoint gives Passenger's
+	// MAX_POOL and MAX_REQUESTS defaults to a pod that sets neither (the tier's capacity).
+	Passenger bool
 	// Ops are the load operations the report always lists, in this order (others as they come).
 	Ops []string
 	// Findings are the finding kinds the judge can give (one JUnit case each).
@@ -31,7 +36,7 @@ type Profile struct {
 
 // The profiles.
 var (
-	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true,
+	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true, Passenger: true,
 		Ops:      []string{"upload", "start", "data_point", "upload_file"},
 		Findings: []string{"lost", "duplicate", "torn", "mixed", "phantom", "failed-extraction"}}
 	Jobs = Profile{Name: "jobs", Probes: true, Records: true, Jobs: true,
@@ -39,8 +44,22 @@ var (
 	HTTP = Profile{Name: "http"}
 )
 
-// Profiles are every profile, the default first.
+// Profiles are the built-in profiles, the default first; RegisterProfile adds others.
 var Profiles = []Profile{OpenStudio, Jobs, HTTP}
+
+var (
+	registeredMu sync.RWMutex
+	registered   = map[string]Profile{}
+)
+
+// RegisterProfile makes p known by its name to every stage that asks (KindOf): a profile
+// defined outside osctl (stress.Register calls it). A later registration of a name replaces the
+// earlier one; a built-in profile's name is the built-in's.
+func RegisterProfile(p Profile) {
+	registeredMu.Lock()
+	defer registeredMu.Unlock()
+	registered[p.Name] = p
+}
 
 // ProfileNamed returns the profile of that name.
 func ProfileNamed(name string) (Profile, bool) {
@@ -48,6 +67,11 @@ func ProfileNamed(name string) (Profile, bool) {
 		if p.Name == name {
 			return p, true
 		}
+	}
+	registeredMu.RLock()
+	defer registeredMu.RUnlock()
+	if p, ok := registered[name]; ok {
+		return p, true
 	}
 	return Profile{Name: name}, false
 }

@@ -35,19 +35,19 @@ type AnalysisDeletion struct {
 
 // DeleteAnalyses removes a run's analyses through the real server's API: for each, a GET of
 // the analysis (one that reads back as {"analysis":null} is already gone and gets no DELETE,
-// which would answer 500; one whose name or project is not the one the run gave it is not the
+// which would Answer 500; one whose name or project is not the one the run gave it is not the
 // run's, and is left alone), then DELETE /analyses/:id.json, which answers 204. The server removes
 // the analysis's records; its files stay for the caller to remove (result files are not
 // destroyed, and the extraction goes only later, in a background job). With dryRun nothing is
 // deleted: the results say what would be. Requests go to base, one at a time, each bounded by
 // 30 s.
 func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, refs []AnalysisRef, dryRun bool) []AnalysisDeletion {
-	p := &OpenStudio{Targets: []Target{{URL: base}}, Client: c}
+	api := API{Client: c, Targets: []Target{{URL: base}}}
 	out := make([]AnalysisDeletion, 0, len(refs))
 	for _, ref := range refs {
 		id := ref.ID
 		d := AnalysisDeletion{ID: id, Target: base.Redacted()}
-		code, body, errS := p.api().get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
+		code, body, errS := api.Get(ctx, 0, "/analyses/"+url.PathEscape(id)+".json")
 		switch {
 		case errS != "":
 			d.Result, d.Error = DeleteFailed, "GET: "+errS
@@ -60,7 +60,7 @@ func DeleteAnalyses(ctx context.Context, c Doer, base *url.URL, refs []AnalysisR
 		case dryRun:
 			d.Result = DeleteDeleted
 		default:
-			d.Status, d.Error = p.api().delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
+			d.Status, d.Error = api.Delete(ctx, "/analyses/"+url.PathEscape(id)+".json")
 			d.Result = DeleteDeleted
 			if d.Error != "" {
 				d.Result = DeleteFailed
@@ -81,7 +81,7 @@ func namedOtherwise(body []byte, ref AnalysisRef) string {
 		Analysis map[string]any `json:"analysis"`
 	}
 	if json.Unmarshal(body, &v) != nil || v.Analysis == nil {
-		return "the server's answer does not read as an analysis"
+		return "the server's Answer does not read as an analysis"
 	}
 	name, _ := v.Analysis["name"].(string)
 	if name != ref.Name {

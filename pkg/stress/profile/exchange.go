@@ -7,9 +7,9 @@ import (
 	"net/http"
 )
 
-// jsonRequest is a request that asks for JSON and sends body as JSON (nil: no body), with the
+// JSONRequest is a request that asks for JSON and sends body as JSON (nil: no body), with the
 // fields of header added (a token).
-func jsonRequest(ctx context.Context, method, u string, header http.Header, body []byte) (*http.Request, error) {
+func JSONRequest(ctx context.Context, method, u string, header http.Header, body []byte) (*http.Request, error) {
 	var rd io.Reader = http.NoBody
 	if body != nil {
 		rd = bytes.NewReader(body)
@@ -28,8 +28,8 @@ func jsonRequest(ctx context.Context, method, u string, header http.Header, body
 	return req, nil
 }
 
-// answer is what one exchange got back.
-type answer struct {
+// Answer is what one Exchange got back.
+type Answer struct {
 	Status int
 	// Body is the start of the body, at most the exchange's limit.
 	Body []byte
@@ -37,18 +37,18 @@ type answer struct {
 	ReadErr error
 }
 
-// exchange sends one jsonRequest through c and reads at most limit bytes of the answer's body;
+// Exchange sends one JSONRequest through c and reads at most limit bytes of the answer's body;
 // the error is the request's or the transport's.
-func exchange(ctx context.Context, c Doer, method, u string, header http.Header, body []byte, limit int64) (answer, error) {
-	req, err := jsonRequest(ctx, method, u, header, body)
+func Exchange(ctx context.Context, c Doer, method, u string, header http.Header, body []byte, limit int64) (Answer, error) {
+	req, err := JSONRequest(ctx, method, u, header, body)
 	if err != nil {
-		return answer{}, err
+		return Answer{}, err
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return answer{}, err
+		return Answer{}, err
 	}
 	defer resp.Body.Close()
 	b, err := io.ReadAll(io.LimitReader(resp.Body, limit))
-	return answer{Status: resp.StatusCode, Body: b, ReadErr: err}, nil
+	return Answer{Status: resp.StatusCode, Body: b, ReadErr: err}, nil
 }

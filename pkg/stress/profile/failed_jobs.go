@@ -19,7 +19,7 @@ const classInitializeAnalysis = "ResqueJobs::InitializeAnalysis"
 func FailedExtractions(ctx context.Context, c Doer, base *url.URL, keep func(analysis string) bool) ([]history.FailedJob, error) {
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	a, err := exchange(ctx, c, http.MethodGet, join(base, "/status/failed_jobs"), nil, nil, 16<<20)
+	a, err := Exchange(ctx, c, http.MethodGet, JoinPath(base, "/status/failed_jobs"), nil, nil, 16<<20)
 	if err != nil {
 		return nil, err
 	}

@@ -15,12 +15,12 @@ import (
 const (
 	JobDeleted     = "deleted"      // DELETE answered 200, then the status read 404
 	JobAlreadyGone = "already gone" // DELETE answered 404, and so did the status read
-	JobNotFound    = "not found"    // a job no answer named, never found: its submit made none
+	JobNotFound    = "not found"    // a job no Answer named, never found: its submit made none
 	JobStillThere  = "still there"  // the status read after DELETE still found it
 	JobNotDeleted  = "failed"       // DELETE or the check failed otherwise
 )
 
-// DefaultInFlightWait is how long after a submit that got no answer was sent cleanup keeps
+// DefaultInFlightWait is how long after a submit that got no Answer was sent cleanup keeps
 // looking for the job it may make.
 const DefaultInFlightWait = 30 * time.Second
 
@@ -37,12 +37,12 @@ type JobDeletion struct {
 }
 
 // JobCleanup deletes jobs through the job API: DELETE /v1/jobs/{id} on the replica that
-// accepted each, then a status read of it that must answer 404.
+// accepted each, then a status read of it that must Answer 404.
 type JobCleanup struct {
 	Client Doer
 	// Header is added to every request (X-ELB-API-Token).
 	Header http.Header
-	// InFlightWait is how long after a submit that got no answer was sent (JobRef.InFlight) its
+	// InFlightWait is how long after a submit that got no Answer was sent (JobRef.InFlight) its
 	// job is looked for: the service goes on with a submit after the client gave up, and makes
 	// the job seconds later. Until then a job not found is looked for again, and a job deleted
 	// is deleted again should it come back. The default is DefaultInFlightWait.
@@ -165,7 +165,7 @@ func (c *JobCleanup) lookAgain(ctx context.Context, out []JobDeletion) error {
 }
 
 func (c *JobCleanup) do(ctx context.Context, method, u string) (int, string, error) {
-	a, err := exchange(ctx, c.Client, method, u, c.Header, nil, 1<<20)
+	a, err := Exchange(ctx, c.Client, method, u, c.Header, nil, 1<<20)
 	if err != nil {
 		return 0, "", err
 	}
@@ -173,7 +173,7 @@ func (c *JobCleanup) do(ctx context.Context, method, u string) (int, string, err
 		Detail any `json:"detail"`
 	}
 	_ = json.Unmarshal(a.Body, &ans)
-	return a.Status, detailText(ans.Detail), nil
+	return a.Status, DetailText(ans.Detail), nil
 }
 
 func (c *JobCleanup) deleteOne(ctx context.Context, j JobRef) (JobDeletion, error) {
@@ -183,7 +183,7 @@ func (c *JobCleanup) deleteOne(ctx context.Context, j JobRef) (JobDeletion, erro
 		d.Outcome, d.Error = JobNotDeleted, fmt.Sprintf("target %q: %v", j.Target, err)
 		return d, nil
 	}
-	jobURL := join(base, "/v1/jobs/"+url.PathEscape(j.ID))
+	jobURL := JoinPath(base, "/v1/jobs/"+url.PathEscape(j.ID))
 	st, detail, err := c.do(ctx, http.MethodDelete, jobURL)
 	d.DeleteStatus = st
 	switch {

@@ -35,7 +35,7 @@ func TestJobIDFromKey(t *testing.T) {
 
 // TestRunJobsNamesEveryJob: cleanup names the jobs of acknowledged submits, of replays, and the
 // key's job of a submit that got no answer; a rejected submit made none; a submit without a key
-// that got no answer made a job nobody can name.
+// that got no Answer made a job nobody can name.
 func TestRunJobsNamesEveryJob(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	h := &history.History{Header: history.Header{Profile: "jobs"}, Records: []history.Record{

@@ -18,12 +18,12 @@ type JobRef struct {
 	Target string `json:"target"`
 	// Seq is the submit that made it (the first, when several name it).
 	Seq int64 `json:"seq,omitempty"`
-	// Unanswered is set when no answer named the job: its submit got no answer (nor did a replay
+	// Unanswered is set when no Answer named the job: its submit got no Answer (nor did a replay
 	// name it), and the id is the one the service derives from the submit's idempotency key. The
 	// job exists only if the service went on with the submit after the client gave up.
 	Unanswered bool `json:"unanswered,omitempty"`
 	// InFlight is set when the submit that made it may still have been in flight at the service
-	// when the run ended (it got no answer, or only its replay answered): the service can still
+	// when the run ended (it got no Answer, or only its replay answered): the service can still
 	// create, or re-create, the job after a delete, until some time after Sent.
 	InFlight bool `json:"in_flight,omitempty"`
 	// Sent is when the last request that may make the job (its submit or the replay) was sent.
@@ -34,8 +34,8 @@ type JobRef struct {
 
 // RunJobs returns the jobs a jobs run's history says it created or may have created, on the
 // replica that accepted each submit: every acknowledged submit's job (its replay's job for a
-// submit that got no answer), and, for a submit that got no answer at all, the job its
-// idempotency key names (history.Record.KeyJob). Unknown counts the submits that got no answer and
+// submit that got no Answer), and, for a submit that got no Answer at all, the job its
+// idempotency key names (history.Record.KeyJob). Unknown counts the submits that got no Answer and
 // carried no key: any job they made has an id nobody knows.
 func RunJobs(h *history.History) (jobs []JobRef, unknown int, err error) {
 	return RunJobsWhere(h, nil)
@@ -94,14 +94,14 @@ func RunJobsWhere(h *history.History, keep func(r *history.Record, id string) bo
 	return jobs, unknown, nil
 }
 
-// submitStory says how a submit that got no direct answer came to name its job (or not).
+// submitStory says how a submit that got no direct Answer came to name its job (or not).
 func submitStory(r *history.Record) string {
 	rp := r.Replay
 	switch {
 	case rp == nil && r.Applied():
 		return ""
 	case rp == nil && r.Error != "":
-		return "its submit got no answer, and no replay was sent"
+		return "its submit got no Answer, and no replay was sent"
 	case rp == nil:
 		return fmt.Sprintf("its submit was answered %d %s", r.Status, http.StatusText(r.Status))
 	case rp.Outcome == history.Acknowledged && rp.Existing:
@@ -109,7 +109,7 @@ func submitStory(r *history.Record) string {
 	case rp.Outcome == history.Acknowledged:
 		return "its submit got no answer; its replay was answered as a new submit (the first was still in flight)"
 	case rp.Error != "":
-		return "its submit got no answer, and its replay got none either"
+		return "its submit got no Answer, and its replay got none either"
 	}
-	return fmt.Sprintf("its submit got no answer, and its replay was answered %d %s", rp.Status, http.StatusText(rp.Status))
+	return fmt.Sprintf("its submit got no Answer, and its replay was answered %d %s", rp.Status, http.StatusText(rp.Status))
 }

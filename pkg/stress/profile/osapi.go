@@ -37,7 +37,8 @@ func (a API) now() time.Time {
 	return a.Now()
 }
 
-func (a API) parallel(ctx context.Context, n int, f func(i int)) {
+// Parallel calls f for 0..n-1, at most Concurrency at once, until ctx ends.
+func (a API) Parallel(ctx context.Context, n int, f func(i int)) {
 	c := a.Concurrency
 	if c <= 0 {
 		c = 16
@@ -60,8 +61,8 @@ func (a API) parallel(ctx context.Context, n int, f func(i int)) {
 	wg.Wait()
 }
 
-// call sends one setup request synchronously: rec names it (op, method, path) and gets the rest.
-func (a API) call(ctx context.Context, i int, rec *history.Record, ctype string, body []byte) {
+// Call sends one setup request synchronously: rec names it (op, method, path) and gets the rest.
+func (a API) Call(ctx context.Context, i int, rec *history.Record, ctype string, body []byte) {
 	t := a.Targets[i%len(a.Targets)].URL
 	rec.Kind, rec.Target = history.KindRequest, t.Redacted()
 	rec.Start = a.now()
@@ -69,7 +70,7 @@ func (a API) call(ctx context.Context, i int, rec *history.Record, ctype string,
 	if body != nil {
 		rd = bytes.NewReader(body)
 	}
-	req, err := http.NewRequestWithContext(ctx, rec.Method, join(t, rec.Path), rd)
+	req, err := http.NewRequestWithContext(ctx, rec.Method, JoinPath(t, rec.Path), rd)
 	if err != nil {
 		rec.End, rec.Error, rec.Outcome = a.now(), err.Error(), history.Rejected
 		return
@@ -86,7 +87,7 @@ func (a API) call(ctx context.Context, i int, rec *history.Record, ctype string,
 		r.Status = resp.StatusCode
 		r.Sent = true
 	}
-	out := finish(rec, &r, resp, a.now)
+	out := Finish(rec, &r, resp, a.now)
 	if resp != nil {
 		_, _ = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
@@ -94,12 +95,12 @@ func (a API) call(ctx context.Context, i int, rec *history.Record, ctype string,
 	rec.Outcome = out.String()
 }
 
-// get sends a GET and returns its status and body (at most 1 MiB), or the transport error.
-func (a API) get(ctx context.Context, i int, path string) (int, []byte, string) {
+// Get sends a GET and returns its status and body (at most 1 MiB), or the transport error.
+func (a API) Get(ctx context.Context, i int, path string) (int, []byte, string) {
 	t := a.Targets[i%len(a.Targets)].URL
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ans, err := exchange(ctx, a.Client, http.MethodGet, join(t, path), nil, nil, 1<<20)
+	ans, err := Exchange(ctx, a.Client, http.MethodGet, JoinPath(t, path), nil, nil, 1<<20)
 	switch {
 	case err != nil:
 		return 0, nil, err.Error()
@@ -109,11 +110,11 @@ func (a API) get(ctx context.Context, i int, path string) (int, []byte, string) 
 	return ans.Status, ans.Body, ""
 }
 
-// delete sends one DELETE and returns its status, and an error text unless it answered 2xx.
-func (a API) delete(ctx context.Context, path string) (int, string) {
+// Delete sends one DELETE and returns its status, and an error text unless it answered 2xx.
+func (a API) Delete(ctx context.Context, path string) (int, string) {
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	ans, err := exchange(ctx, a.Client, http.MethodDelete, join(a.Targets[0].URL, path), nil, nil, excerptLen)
+	ans, err := Exchange(ctx, a.Client, http.MethodDelete, JoinPath(a.Targets[0].URL, path), nil, nil, excerptLen)
 	if err != nil {
 		return 0, "DELETE: " + err.Error()
 	}
@@ -123,8 +124,8 @@ func (a API) delete(ctx context.Context, path string) (int, string) {
 	return ans.Status, ""
 }
 
-// finish fills a record from a result and response (reading the body) and returns the outcome.
-func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func() time.Time) attack.Outcome {
+// Finish fills a record from a result and response (reading the body) and returns the outcome.
+func Finish(rec *history.Record, r *attack.Result, resp *http.Response, now func() time.Time) attack.Outcome {
 	var body []byte
 	if resp != nil {
 		body, _ = io.ReadAll(io.LimitReader(resp.Body, 1<<20))
@@ -142,7 +143,7 @@ func finish(rec *history.Record, r *attack.Result, resp *http.Response, now func
 	if resp != nil && len(body) > 0 {
 		var m map[string]any
 		if json.Unmarshal(body, &m) == nil {
-			rec.Returned = extractID(m)
+			rec.Returned = ExtractID(m)
 			if c, ok := m["code"].(float64); ok {
 				rec.BodyCode = int(c)
 			}
@@ -189,15 +190,15 @@ func Excerpt(b []byte) string {
 	return s
 }
 
-// extractID finds a record id in an OpenStudio answer: _id, id or uuid, at the top or under
+// ExtractID finds a record id in an OpenStudio answer: _id, id or uuid, at the top or under
 // project, analysis, data_point.
-func extractID(m map[string]any) string {
+func ExtractID(m map[string]any) string {
 	if id := ownID(m, "_id", "id", "uuid"); id != "" {
 		return id
 	}
 	for _, k := range []string{"project", "analysis", "data_point"} {
 		if sub, ok := m[k].(map[string]any); ok {
-			if id := extractID(sub); id != "" {
+			if id := ExtractID(sub); id != "" {
 				return id
 			}
 		}
@@ -205,8 +206,8 @@ func extractID(m map[string]any) string {
 	return ""
 }
 
-// recordID is a document's own id: _id (a string, or {"$oid": ...}), else id.
-func recordID(m map[string]any) string { return ownID(m, "_id", "id") }
+// RecordID is a document's own id: _id (a string, or {"$oid": ...}), else id.
+func RecordID(m map[string]any) string { return ownID(m, "_id", "id") }
 
 // ownID is the first of keys that holds an id: a non-empty string, a number, or {"$oid": ...}.
 func ownID(m map[string]any, keys ...string) string {

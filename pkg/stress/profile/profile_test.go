@@ -4,12 +4,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -105,34 +103,6 @@ func TestProbe(t *testing.T) {
 	}
 }
 
-// TestHTTPProfileBodies: every body carries its own nonce, and the records name them.
-func TestHTTPProfileBodies(t *testing.T) {
-	var mu sync.Mutex
-	seen := map[string]bool{}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		mu.Lock()
-		seen[string(b)] = true
-		mu.Unlock()
-	}))
-	defer srv.Close()
-	u, _ := ParseTargets([]string{srv.URL + "/route"})
-	var recs []history.Record
-	var rmu sync.Mutex
-	p := &HTTP{Run: "0badc0de", Targets: []Target{{URL: u[0]}}, Method: "POST", Body: `{"n":"{{nonce}}","s":{{seq}}}`, Requests: 50,
-		Record: func(r *history.Record) { rmu.Lock(); recs = append(recs, *r); rmu.Unlock() }}
-	st := attack.Run(context.Background(), attack.NewConns(8, 5*time.Second), p.Source(), attack.Options{Concurrency: 8})
-	if st.Counts().Acknowledged != 50 || len(seen) != 50 || len(recs) != 50 {
-		t.Fatalf("%+v %d bodies %d records", st.Counts(), len(seen), len(recs))
-	}
-	for b := range seen {
-		var v struct{ N string }
-		if json.Unmarshal([]byte(b), &v) != nil || !strings.HasPrefix(v.N, "osctl-0badc0de-") {
-			t.Fatalf("body %q", b)
-		}
-	}
-}
-
 func TestStartBodyCode(t *testing.T) {
 	for _, c := range []struct {
 		body string
@@ -141,35 +111,8 @@ func TestStartBodyCode(t *testing.T) {
 		rec := &history.Record{Op: history.OpStart}
 		resp := &http.Response{StatusCode: 200, Body: io.NopCloser(strings.NewReader(c.body))}
 		r := &attack.Result{Status: 200}
-		if got := finish(rec, r, resp, func() time.Time { return time.Time{} }); got != c.want {
+		if got := Finish(rec, r, resp, func() time.Time { return time.Time{} }); got != c.want {
 			t.Errorf("%s: %v, want %v", c.body, got, c.want)
 		}
-	}
-}
-
-// TestWaitingOperationEndsWithTheLoad: a result file waits for its analysis's data point create
-// in flight; when the load stops (the error-rate bound, Ctrl-C) it ends the source instead of
-// being sent with nothing to attach to.
-func TestWaitingOperationEndsWithTheLoad(t *testing.T) {
-	p := &OpenStudio{Run: "0badc0de", Requests: 10, Mix: Mix{UploadFile: 1}, TailFraction: -1}
-	p.st.analyses = []string{"a"}
-	p.st.dataPts, p.st.uploaded, p.st.started = map[string][]string{}, map[string]bool{}, map[string]bool{}
-	p.st.pendingUp, p.st.pendingDP, p.st.acked = map[string]int{}, map[string]int{"a": 1}, sync.NewCond(&p.st.mu)
-	p.st.next.Store(1) // past each analysis's first request (its upload)
-	ctx, cancel := context.WithCancel(context.Background())
-	src := p.Source()
-	done := make(chan bool)
-	go func() {
-		_, ok := src.Next(ctx)
-		done <- ok
-	}()
-	select {
-	case <-done:
-		t.Fatal("the result file did not wait for the data point in flight")
-	case <-time.After(50 * time.Millisecond):
-	}
-	cancel()
-	if ok := <-done; ok {
-		t.Fatal("an operation came out of its wait after the load stopped")
 	}
 }

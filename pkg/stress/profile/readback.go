@@ -31,43 +31,8 @@ func PlanReadback(s SetupState, recs []history.Record) ReadbackPlan {
 	return plan
 }
 
-// Readback reads every record of plan (what the run created, PlanReadback) back through the API, one GET per record, and
-// records one read-back line for each (records are judged through the API, docs/architecture.md).
-// A record is there only when the body holds a record whose id is the one asked for: the real
-// server answers a missing project or analysis with 200 and null. It also reads every analysis's
-// status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).
-func (p *OpenStudio) Readback(ctx context.Context, plan ReadbackPlan) {
-	type item struct{ kind, path, id string }
-	var items []item
-	if plan.Project != "" {
-		items = append(items, item{"project", "/projects/" + url.PathEscape(plan.Project) + ".json", plan.Project})
-	}
-	for _, a := range plan.Analyses {
-		items = append(items, item{"analysis", "/analyses/" + url.PathEscape(a) + ".json", a})
-		items = append(items, item{history.ReadbackStatus, statusPath(a), a})
-	}
-	for _, d := range plan.DataPoints {
-		items = append(items, item{"data_point", "/data_points/" + url.PathEscape(d) + ".json", d})
-	}
-	p.api().parallel(ctx, len(items), func(i int) {
-		it := items[i]
-		rec := &history.Record{Kind: history.KindReadback, Op: it.kind, ID: it.id, Path: it.path}
-		rec.Start = p.now()
-		code, body, errS := p.api().get(ctx, i, it.path)
-		rec.End, rec.Status, rec.Error = p.now(), code, errS
-		if it.kind == history.ReadbackStatus {
-			rec.Found, rec.Jobs = parseStatus(body, it.id)
-		} else {
-			rec.Found = HoldsRecord(body, it.kind, it.id)
-		}
-		if !rec.Found && errS == "" {
-			rec.Body = Excerpt(body)
-		}
-		p.Record(rec)
-	})
-}
-
-func statusPath(a string) string { return "/analyses/" + url.PathEscape(a) + "/status.json" }
+// StatusPath is the path of analysis a's status.json.
+func StatusPath(a string) string { return "/analyses/" + url.PathEscape(a) + "/status.json" }
 
 // HoldsRecord reports whether a show's body holds the record id of kind: the bare document
 // (project show) or the document under its kind (analysis, data_point show), with that _id.
@@ -77,17 +42,17 @@ func HoldsRecord(body []byte, kind, id string) bool {
 		return false // null, or not an object
 	}
 	if sub, ok := m[kind].(map[string]any); ok {
-		return recordID(sub) == id
+		return RecordID(sub) == id
 	}
 	if _, wrapped := m[kind]; wrapped {
 		return false // {"analysis":null}
 	}
-	return recordID(m) == id
+	return RecordID(m) == id
 }
 
-// parseStatus reads GET /analyses/:id/status.json: whether the analysis is listed
+// ParseStatus reads GET /analyses/:id/status.json: whether the analysis is listed
 // ({"analysis":{...}}, or among {"analyses":[...]}), and its jobs.
-func parseStatus(body []byte, id string) (bool, []history.JobState) {
+func ParseStatus(body []byte, id string) (bool, []history.JobState) {
 	type analysis struct {
 		ID   string `json:"_id"`
 		Jobs []struct {
@@ -230,29 +195,4 @@ func Settle(ctx context.Context, o SettleOptions, now func() time.Time, jobCount
 	}
 	res.Waited = now().Sub(begin)
 	return res
-}
-
-// JobCounts reads every analysis's status.json: the jobs listed and how many are queued (a status
-// that cannot be read counts as one queued: not settled yet).
-func (p *OpenStudio) JobCounts(ctx context.Context) (jobs, queued int) {
-	counts := make([][2]int, len(p.st.analyses))
-	p.api().parallel(ctx, len(p.st.analyses), func(i int) {
-		_, body, errS := p.api().get(ctx, i, statusPath(p.st.analyses[i]))
-		if errS != "" {
-			counts[i][1] = 1 // unknown: not settled yet
-			return
-		}
-		_, js := parseStatus(body, p.st.analyses[i])
-		for _, j := range js {
-			counts[i][0]++
-			if j.Status == history.JobQueued {
-				counts[i][1]++
-			}
-		}
-	})
-	for _, c := range counts {
-		jobs += c[0]
-		queued += c[1]
-	}
-	return jobs, queued
 }

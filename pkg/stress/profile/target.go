@@ -68,7 +68,7 @@ func Probe(ctx context.Context, c Doer, base *url.URL) Target {
 	t := Target{URL: base}
 	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
-	a, err := exchange(ctx, c, http.MethodGet, join(base, "/status"), nil, nil, 1<<20)
+	a, err := Exchange(ctx, c, http.MethodGet, JoinPath(base, "/status"), nil, nil, 1<<20)
 	if err != nil {
 		t.ProbeErr = err.Error()
 		return t
@@ -82,6 +82,7 @@ func Probe(ctx context.Context, c Doer, base *url.URL) Target {
 	return t
 }
 
-func join(base *url.URL, path string) string {
+// JoinPath is base with path (from its leading slash) after it.
+func JoinPath(base *url.URL, path string) string {
 	return strings.TrimRight(base.String(), "/") + path
 }

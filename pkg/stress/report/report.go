@@ -109,6 +109,9 @@ type Report struct {
 	PerTarget    []Breakdown `json:"per_target,omitempty"`
 	OverTime     *Series     `json:"over_time,omitempty"`
 
+	// Section is the run's profile's own part of the report (stress.Sectioner; none: nil).
+	Section any `json:"section,omitempty"`
+
 	// Timelines are the findings' race timelines, which the HTML page draws. They are not in the
 	// JSON report: Build makes them from the history.
 	Timelines []Timeline `json:"-"`

@@ -18,6 +18,7 @@ import (
 	stresscleanup "github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	_ "github.com/osctl/osctl/pkg/stress/profiles" // the profiles a history may name
 )
 
 // CleanupOptions are the flags of `osctl stress cleanup`.

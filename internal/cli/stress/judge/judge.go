@@ -13,6 +13,7 @@ import (
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
+	_ "github.com/osctl/osctl/pkg/stress/profiles" // the profiles a history may name
 )
 
 // JudgeOptions are the flags of `osctl stress judge`. The thresholds are the run's own (its

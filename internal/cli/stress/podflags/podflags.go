@@ -72,7 +72,7 @@ func (p *Flags) Validate(cmd *cobra.Command, f *cmdutil.Factory, c *pstress.Conf
 		return cmdutil.Usage("--target-pods needs --kubeconfig (or KUBECONFIG) to find the pods")
 	case p.Port < 0 || p.Port > 65535:
 		return cmdutil.Usage("--target-port %d: use 1 to 65535, or leave it out for each pod's first container port", p.Port)
-	case c.Profile == pstress.ProfileHTTP:
+	case !c.Kind().Probes:
 		return cmdutil.Usage("--target-pods works with --profile openstudio and jobs; the http profile's targets are the routes themselves: give each pod's URL with --target")
 	case withWorkers:
 		return cmdutil.Usage("--target-pods sends the load from this process through a port-forward to each pod; --workers sends it from pods in the cluster: give --target http://SERVICE to the workers instead")

@@ -14,6 +14,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	stresscmd "github.com/osctl/osctl/internal/cli/stress"
 	pstress "github.com/osctl/osctl/pkg/stress"
+	_ "github.com/osctl/osctl/pkg/stress/profiles" // the profiles a history may name
 	"github.com/osctl/osctl/pkg/stress/workers"
 )
 

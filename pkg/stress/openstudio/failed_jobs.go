@@ -1,4 +1,4 @@
-package stress
+package openstudio
 
 import (
 	"context"
@@ -6,30 +6,18 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
+	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// ResqueFailed is the app's Redis that holds Resque's failed list: a real OpenStudio Server
-// keeps its failed background jobs there (resque:failed) and serves them over no HTTP API.
-type ResqueFailed struct {
-	// Client reads the list (LLEN and LRANGE only: nothing is removed).
-	Client redis.Cmdable
-	// Key is the list (profile.ResqueFailedKey; default resque:failed).
-	Key string
-	// Name is how notices name the Redis: its URL with the password masked.
-	Name string
-}
-
 // failedJobs reads the extractions of the run's analyses that failed, so that the verdict judges
 // them: from Deps.ResqueFailed when given (the real server's failures), else from a target that
 // is the sandbox (GET /status/failed_jobs). Without either, it says that they were not read.
-func (r *runner) failedJobs(ctx context.Context, f *history.Footer) {
+func failedJobs(ctx context.Context, e *stress.StageEnv, f *history.Footer) {
 	ids := map[string]bool{}
 	starts := 0
-	for _, rec := range r.rec.records() {
+	for _, rec := range e.Records() {
 		if rec.Analysis != "" {
 			ids[rec.Analysis] = true
 		}
@@ -38,50 +26,50 @@ func (r *runner) failedJobs(ctx context.Context, f *history.Footer) {
 		}
 	}
 	keep := func(a string) bool { return ids[a] }
-	if r.d.ResqueFailed != nil {
-		r.resqueFailed(ctx, f, keep)
+	if e.Deps().ResqueFailed != nil {
+		resqueFailed(ctx, e, f, keep)
 		return
 	}
-	c := r.d.Client
+	c := e.Deps().Client
 	if c == nil {
 		c = &http.Client{Timeout: 10 * time.Second}
 	}
 	sandbox := false
-	for _, t := range r.liveTargets() {
+	for _, t := range e.LiveTargets() {
 		if !t.Status.Sandbox {
 			continue
 		}
 		sandbox = true
 		jobs, err := profile.FailedExtractions(ctx, c, t.URL, keep)
 		if err != nil {
-			r.notice("the failed background jobs were not read from %s: %v", t.URL.Redacted(), err)
+			e.Notice("the failed background jobs were not read from %s: %v", t.URL.Redacted(), err)
 			continue
 		}
 		f.FailedJobs = jobs
 		return
 	}
 	if !sandbox && starts > 0 {
-		r.notice("the failed background jobs were not read: a real OpenStudio Server keeps them in its Redis (Resque's list resque:failed), not over HTTP, so an extraction that failed is seen only while its job stays \"queued\"; pass {ResqueRedis} URL to read them")
+		e.Notice("the failed background jobs were not read: a real OpenStudio Server keeps them in its Redis (Resque's list resque:failed), not over HTTP, so an extraction that failed is seen only while its job stays \"queued\"; pass {ResqueRedis} URL to read them")
 	}
 }
 
 // resqueFailed reads the run's failed extractions from Resque's failed list, those that failed
 // since the run began, and says what it read and left out.
-func (r *runner) resqueFailed(ctx context.Context, f *history.Footer, keep func(string) bool) {
-	rf := r.d.ResqueFailed
+func resqueFailed(ctx context.Context, e *stress.StageEnv, f *history.Footer, keep func(string) bool) {
+	rf := e.Deps().ResqueFailed
 	key := rf.Key
 	if key == "" {
 		key = profile.ResqueFailedKey(profile.DefaultResqueNamespace)
 	}
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
-	got, err := profile.ReadResqueFailed(ctx, rf.Client, key, r.hdr.Started, keep)
+	got, err := profile.ReadResqueFailed(ctx, rf.Client, key, e.Header.Started, keep)
 	if err != nil {
-		r.notice("the failed background jobs were not read from %s %s: %v", rf.Name, key, err)
+		e.Notice("the failed background jobs were not read from %s %s: %v", rf.Name, key, err)
 		return
 	}
 	f.FailedJobs = got.Jobs
-	r.notice("%s", resqueNotice(rf.Name, key, got))
+	e.Notice("%s", resqueNotice(rf.Name, key, got))
 }
 
 // resqueNotice says what the run read of Resque's failed list.

@@ -1,9 +1,11 @@
-package profile
+package openstudio
 
 import (
 	"context"
 	"sync"
 	"sync/atomic"
+
+	"github.com/osctl/osctl/pkg/stress/profile"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -31,10 +33,10 @@ func (s *osRun) init() {
 }
 
 // snapshot is what the setup created, under project.
-func (s *osRun) snapshot(project string) SetupState {
+func (s *osRun) snapshot(project string) profile.SetupState {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	out := SetupState{Project: project, Analyses: append([]string(nil), s.analyses...), DataPoints: map[string][]string{}, Seq: s.seq.Load()}
+	out := profile.SetupState{Project: project, Analyses: append([]string(nil), s.analyses...), DataPoints: map[string][]string{}, Seq: s.seq.Load()}
 	for _, a := range s.analyses {
 		if s.uploaded[a] {
 			out.Uploaded = append(out.Uploaded, a)
@@ -47,7 +49,7 @@ func (s *osRun) snapshot(project string) SetupState {
 }
 
 // restore starts the state from another process's setup.
-func (s *osRun) restore(st SetupState) {
+func (s *osRun) restore(st profile.SetupState) {
 	s.init()
 	s.analyses = append([]string(nil), st.Analyses...)
 	for _, a := range st.Uploaded {

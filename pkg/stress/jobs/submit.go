@@ -1,9 +1,8 @@
-package profile
+package jobs
 
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,100 +11,80 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/profile"
+
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// Defaults of the jobs profile.
-const (
-	// DefaultJobPoll is the status polling interval: a status read of an active job makes the
-	// real service run kubectl and azcopy on its event loop, so it is never polled fast.
-	DefaultJobPoll = time.Second
-	// DefaultJobTimeout is how long one job is followed: real BLAST jobs run minutes to hours.
-	DefaultJobTimeout = 30 * time.Minute
-	// goneAfter is how many 404s in a row end following a job that was seen: it is gone.
-	goneAfter = 3
-	// UnansweredWait is how long after a submit that got no answer was last sent the job its
-	// idempotency key names is looked for: the service goes on with a submit after the client
-	// gave up, and makes the job seconds later.
-	UnansweredWait = 30 * time.Second
-)
+// goneAfter is how many 404s in a row end following a job that was seen: it is gone.
+const goneAfter = 3
 
-// Jobs is the jobs profile: a burst of POST /v1/jobs, each acknowledged job then followed by
+// unansweredWait is how long after a submit that got no answer was last sent the job its
+// idempotency key names is looked for: the service goes on with a submit after the client gave
+// up, and makes the job seconds later.
+const unansweredWait = 30 * time.Second
+
+// Submitter is the jobs profile's load: a burst of POST /v1/jobs, each acknowledged job then followed by
 // polling its status on the replica that accepted it until it ends (docs/migration/jobs.md).
-type Jobs struct {
+type Submitter struct {
 	Run      string
-	Targets  []Target
+	Targets  []profile.Target
 	Requests int
-	Client   Doer
-	Record   Recorder
+	Client   profile.Doer
+	Record   profile.Recorder
 	Now      func() time.Time
 	// Body is the submit body template ({{nonce}} and {{seq}} are replaced per request); empty
-	// is DefaultJobBody.
+	// is profile.DefaultJobBody.
 	Body string
-	// Poll is the status polling interval. The default is DefaultJobPoll.
+	// Poll is the status polling interval. The default is profile.DefaultJobPoll.
 	Poll time.Duration
-	// Timeout bounds how long one job is followed. The default is DefaultJobTimeout.
+	// Timeout bounds how long one job is followed. The default is profile.DefaultJobTimeout.
 	Timeout time.Duration
 	// Header is added to every request (X-ELB-API-Token).
 	Header http.Header
-	// Shard is this process's part of the load (the zero Shard: all of it); Sending receives each
+	// profile.Shard is this process's part of the load (the zero Shard: all of it); Sending receives each
 	// submit's record as it is about to be sent (see OpenStudio).
-	Shard   Shard
-	Sending Recorder
-	// Pool, when set, holds the targets while they change (osctl stress --target-pods): the
+	Shard   profile.Shard
+	Sending profile.Recorder
+	// profile.Pool, when set, holds the targets while they change (osctl stress --target-pods): the
 	// submissions go to its live targets.
-	Pool *Pool
+	Pool *profile.Pool
 
 	next      atomic.Int64
 	followers sync.WaitGroup
 	ctx       context.Context // the run's, cancelled when the token is refused
 	cancel    context.CancelFunc
 	refusedMu sync.Mutex
-	refused   *AuthError
+	refused   *profile.AuthError
 	stats     jobStats
 	madeMu    sync.Mutex
 	made      map[string]map[string]bool // target -> the jobs the run made or may have made there
 }
 
-// AuthError says the job API refused the token (401 or 403): the run stops.
-type AuthError struct {
-	Method, URL string // URL without credentials
-	Status      int
-	Detail      string // the service's own message (FastAPI's "detail")
-}
-
-func (e *AuthError) Error() string {
-	s := fmt.Sprintf("%s %s answered %d %s", e.Method, e.URL, e.Status, http.StatusText(e.Status))
-	if e.Detail != "" {
-		s += ": " + e.Detail
-	}
-	return s
-}
-
-func (p *Jobs) now() time.Time {
+func (p *Submitter) now() time.Time {
 	if p.Now != nil {
 		return p.Now()
 	}
 	return time.Now()
 }
 
-func (p *Jobs) poll() time.Duration {
+func (p *Submitter) poll() time.Duration {
 	if p.Poll > 0 {
 		return p.Poll
 	}
-	return DefaultJobPoll
+	return profile.DefaultJobPoll
 }
 
-func (p *Jobs) timeout() time.Duration {
+func (p *Submitter) timeout() time.Duration {
 	if p.Timeout > 0 {
 		return p.Timeout
 	}
-	return DefaultJobTimeout
+	return profile.DefaultJobTimeout
 }
 
 // Source returns the burst of submissions. It ends early once the token is refused.
-func (p *Jobs) Source(ctx context.Context) attack.Source {
+func (p *Submitter) Source(ctx context.Context) attack.Source {
 	p.ctx, p.cancel = context.WithCancel(ctx)
 	return attack.SourceFunc(func(context.Context) (attack.Op, bool) {
 		if p.Refused() != nil {
@@ -123,7 +102,7 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 				t = u // a job is followed on the target that took it
 			}
 		}
-		nonce := Nonce(p.Run, seq)
+		nonce := profile.Nonce(p.Run, seq)
 		body, key, source, keyJob := p.renderSubmit(seq, nonce)
 		rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
 			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}
@@ -135,7 +114,7 @@ func (p *Jobs) Source(ctx context.Context) attack.Source {
 }
 
 // Wait blocks until every followed job has ended, disappeared or timed out.
-func (p *Jobs) Wait() {
+func (p *Submitter) Wait() {
 	p.followers.Wait()
 	if p.cancel != nil {
 		p.cancel()
@@ -143,13 +122,13 @@ func (p *Jobs) Wait() {
 }
 
 // Refused returns the first refusal of the token, nil when there was none.
-func (p *Jobs) Refused() *AuthError {
+func (p *Submitter) Refused() *profile.AuthError {
 	p.refusedMu.Lock()
 	defer p.refusedMu.Unlock()
 	return p.refused
 }
 
-func (p *Jobs) refuse(e *AuthError) {
+func (p *Submitter) refuse(e *profile.AuthError) {
 	p.refusedMu.Lock()
 	if p.refused == nil {
 		p.refused = e
@@ -158,12 +137,12 @@ func (p *Jobs) refuse(e *AuthError) {
 	p.cancel()
 }
 
-func (p *Jobs) newRequest(ctx context.Context, method, u string, body []byte) (*http.Request, error) {
-	return jsonRequest(ctx, method, u, p.Header, body)
+func (p *Submitter) newRequest(ctx context.Context, method, u string, body []byte) (*http.Request, error) {
+	return profile.JSONRequest(ctx, method, u, p.Header, body)
 }
 
 type jobOp struct {
-	p      *Jobs
+	p      *Submitter
 	target *url.URL
 	body   []byte
 	key    string // the body's idempotency key ("" none: no replay)
@@ -175,7 +154,7 @@ func (o *jobOp) Request(ctx context.Context) (*http.Request, error) {
 		o.rec.Start = o.p.now()
 		o.p.Sending(o.rec)
 	}
-	return o.p.newRequest(ctx, http.MethodPost, join(o.target, "/v1/jobs"), o.body)
+	return o.p.newRequest(ctx, http.MethodPost, profile.JoinPath(o.target, "/v1/jobs"), o.body)
 }
 
 // submitAnswer is what a submit's 202 says.
@@ -200,13 +179,6 @@ func readAnswer(resp *http.Response) submitAnswer {
 	return ans
 }
 
-func detailText(d any) string {
-	if s, ok := d.(string); ok {
-		return s
-	}
-	return ""
-}
-
 func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	p, rec := o.p, o.rec
 	ans := readAnswer(resp)
@@ -219,7 +191,7 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		rec.Error, rec.Timeout = r.Err.Error(), r.Timeout
 	}
 	if resp != nil && (resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden) {
-		p.refuse(&AuthError{Method: http.MethodPost, URL: rec.Target + "/v1/jobs", Status: resp.StatusCode, Detail: detailText(ans.Detail)})
+		p.refuse(&profile.AuthError{Method: http.MethodPost, URL: rec.Target + "/v1/jobs", Status: resp.StatusCode, Detail: profile.DetailText(ans.Detail)})
 	}
 	out := attack.Classify(r)
 	if out == attack.Acknowledged && ans.JobID == "" {
@@ -269,7 +241,7 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 		p.followers.Add(1)
 		go func() {
 			defer p.followers.Done()
-			p.follow(p.ctx, rec.Target, rec.KeyJob, statusURL, nil, sent.Add(UnansweredWait))
+			p.follow(p.ctx, rec.Target, rec.KeyJob, statusURL, nil, sent.Add(unansweredWait))
 		}()
 	}
 	return out
@@ -280,7 +252,7 @@ func (o *jobOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 func (o *jobOp) replay() (*history.Replay, submitAnswer) {
 	p := o.p
 	rp := &history.Replay{Start: p.now()}
-	a, err := exchange(p.ctx, p.Client, http.MethodPost, join(o.target, "/v1/jobs"), p.Header, o.body, 1<<20)
+	a, err := profile.Exchange(p.ctx, p.Client, http.MethodPost, profile.JoinPath(o.target, "/v1/jobs"), p.Header, o.body, 1<<20)
 	var ans submitAnswer
 	if err == nil {
 		_ = json.Unmarshal(a.Body, &ans)

@@ -1,4 +1,4 @@
-package profile
+package jobs
 
 import (
 	"bytes"
@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/osctl/osctl/pkg/stress/profile"
 
 	"github.com/redis/go-redis/v9"
 
@@ -92,7 +94,7 @@ func forward(w http.ResponseWriter, r *http.Request, body []byte, to string) *ht
 	return resp
 }
 
-func jobsProfile(t *testing.T, base string, requests int, header string) (*Jobs, *[]history.Record, *sync.Mutex) {
+func jobsProfile(t *testing.T, base string, requests int, header string) (*Submitter, *[]history.Record, *sync.Mutex) {
 	t.Helper()
 	u, err := url.Parse(base)
 	if err != nil {
@@ -100,13 +102,13 @@ func jobsProfile(t *testing.T, base string, requests int, header string) (*Jobs,
 	}
 	var mu sync.Mutex
 	var recs []history.Record
-	p := &Jobs{Run: "0badc0de", Targets: []Target{{URL: u}}, Requests: requests, Client: attack.NewClient(4, 5*time.Second),
+	p := &Submitter{Run: "0badc0de", Targets: []profile.Target{{URL: u}}, Requests: requests, Client: attack.NewClient(4, 5*time.Second),
 		Poll: 20 * time.Millisecond, Timeout: 20 * time.Second, Header: http.Header{"X-Elb-Api-Token": {header}},
 		Record: func(r *history.Record) { mu.Lock(); recs = append(recs, *r); mu.Unlock() }}
 	return p, &recs, &mu
 }
 
-func runJobs(t *testing.T, p *Jobs, timeout time.Duration) *attack.Stats {
+func runJobs(t *testing.T, p *Submitter, timeout time.Duration) *attack.Stats {
 	t.Helper()
 	conns := attack.NewConns(4, timeout)
 	defer conns.Close()
@@ -115,7 +117,7 @@ func runJobs(t *testing.T, p *Jobs, timeout time.Duration) *attack.Stats {
 	return st
 }
 
-func jobsHistory(p *Jobs, recs []history.Record, maxActive int) *history.History {
+func jobsHistory(p *Submitter, recs []history.Record, maxActive int) *history.History {
 	return &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: maxActive,
 		DispatchInterval: "100ms", Poll: p.Poll.String()}, Footer: &history.Footer{}, Records: recs}
 }
@@ -218,7 +220,7 @@ func TestJobsRefusedToken(t *testing.T) {
 	api := jobAPI(t, sandbox.Config{})
 	p, recs, _ := jobsProfile(t, api, 50, "wrong-token")
 	err := p.Check(context.Background())
-	ae, ok := err.(*AuthError)
+	ae, ok := err.(*profile.AuthError)
 	if !ok || ae.Status != 401 || !strings.Contains(err.Error(), "401") || !strings.Contains(err.Error(), "X-ELB-API-Token") {
 		t.Fatalf("Check: %v", err)
 	}
@@ -261,13 +263,13 @@ func TestPrepareBody(t *testing.T) {
 		{`{"db":"nt","idempotency_key":7}`, false, "not a string"},
 		{`db=nt`, false, "not a JSON object"},
 	} {
-		p := &Jobs{Run: "0badc0de", Body: c.body}
+		p := &Submitter{Run: "0badc0de", Body: c.body}
 		has, err := p.Prepare()
 		if has != c.hasKey || (err == nil) != (c.wantErr == "") || (err != nil && !strings.Contains(err.Error(), c.wantErr)) {
 			t.Errorf("%q: key %v err %v, want key %v err %q", c.body, has, err, c.hasKey, c.wantErr)
 		}
 	}
-	b, key := (&Jobs{}).renderBody(7, "osctl-0badc0de-00000007")
+	b, key := (&Submitter{}).renderBody(7, "osctl-0badc0de-00000007")
 	if key != "osctl-0badc0de-00000007" || !bytes.Contains(b, []byte(`"query_fasta":">osctl-0badc0de-00000007`)) || !bytes.Contains(b, []byte(`"db":"16S_ribosomal_RNA"`)) {
 		t.Fatalf("default body %s key %s", b, key)
 	}

@@ -1,4 +1,4 @@
-package profile
+package jobs
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/profile"
+
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -15,7 +17,7 @@ import (
 const listPages = 20
 
 // noteJob remembers a job the run made, or may have made, on the target that accepted it.
-func (p *Jobs) noteJob(target, id string) {
+func (p *Submitter) noteJob(target, id string) {
 	if id == "" {
 		return
 	}
@@ -35,7 +37,7 @@ func (p *Jobs) noteJob(target, id string) {
 // one read-back per job of the run it lists: its status, when the service first dispatched it and
 // for how long it ran by the service's count. The judge compares that with what the polls saw
 // (detect.ServicePeak). A target whose list cannot be read is skipped.
-func (p *Jobs) ReadList(ctx context.Context) {
+func (p *Submitter) ReadList(ctx context.Context) {
 	p.madeMu.Lock()
 	made := p.made
 	p.made = nil
@@ -56,7 +58,7 @@ type listedJob struct {
 	RunSeconds *int64 `json:"run_seconds"`
 }
 
-func (p *Jobs) readListOf(ctx context.Context, target *url.URL, ids map[string]bool) {
+func (p *Submitter) readListOf(ctx context.Context, target *url.URL, ids map[string]bool) {
 	cursor, left := "", len(ids)
 	for page := 0; page < listPages && left > 0; page++ {
 		q := "/v1/jobs?limit=500"
@@ -68,7 +70,7 @@ func (p *Jobs) readListOf(ctx context.Context, target *url.URL, ids map[string]b
 			NextCursor *string     `json:"next_cursor"`
 			HasMore    bool        `json:"has_more"`
 		}
-		if err := p.getJSON(ctx, join(target, q), &ans); err != nil {
+		if err := p.getJSON(ctx, profile.JoinPath(target, q), &ans); err != nil {
 			return
 		}
 		for _, j := range ans.Jobs {
@@ -91,10 +93,10 @@ func (p *Jobs) readListOf(ctx context.Context, target *url.URL, ids map[string]b
 	}
 }
 
-func (p *Jobs) getJSON(ctx context.Context, u string, v any) error {
+func (p *Submitter) getJSON(ctx context.Context, u string, v any) error {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	a, err := exchange(ctx, p.Client, http.MethodGet, u, p.Header, nil, 16<<20)
+	a, err := profile.Exchange(ctx, p.Client, http.MethodGet, u, p.Header, nil, 16<<20)
 	if err != nil {
 		return err
 	}

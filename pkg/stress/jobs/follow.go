@@ -1,4 +1,4 @@
-package profile
+package jobs
 
 import (
 	"context"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/profile"
+
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -18,27 +20,10 @@ type jobStats struct {
 	unanswered, found, notFound                            atomic.Int64
 }
 
-// JobsSummary says what following the jobs saw.
-type JobsSummary struct {
-	Followed    int64 `json:"followed"`
-	Ended       int64 `json:"ended"`
-	Gone        int64 `json:"gone"`
-	NotFinished int64 `json:"not_finished"`
-	// Requeued counts the jobs seen queued again after they were seen active.
-	Requeued int64 `json:"requeued"`
-	// Replayed counts the submits that got no answer and whose replay named their job.
-	Replayed int64 `json:"replayed"`
-	// Unanswered counts the jobs looked for by the id their submit's key names, the submit
-	// having got no answer; Found those that appeared, NotFound those that never did.
-	Unanswered int64 `json:"unanswered"`
-	Found      int64 `json:"found"`
-	NotFound   int64 `json:"not_found"`
-}
-
 // Summary returns what following the jobs saw (after Wait).
-func (p *Jobs) Summary() JobsSummary {
+func (p *Submitter) Summary() profile.JobsSummary {
 	s := &p.stats
-	return JobsSummary{Followed: s.followed.Load(), Ended: s.ended.Load(), Gone: s.gone.Load(), NotFinished: s.notFinished.Load(),
+	return profile.JobsSummary{Followed: s.followed.Load(), Ended: s.ended.Load(), Gone: s.gone.Load(), NotFinished: s.notFinished.Load(),
 		Requeued: s.requeued.Load(), Replayed: s.replayed.Load(), Unanswered: s.unanswered.Load(), Found: s.found.Load(), NotFound: s.notFound.Load()}
 }
 
@@ -47,7 +32,7 @@ func (p *Jobs) Summary() JobsSummary {
 // line with the runs of states its polls saw. first is the submit's answer, the job's first
 // observation; nil for a job no answer named (its submit got no answer, and the id is the one its
 // key names), which is looked for until lookUntil and followed from when a poll finds it.
-func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *history.StateRun, lookUntil time.Time) {
+func (p *Submitter) follow(ctx context.Context, target, id, statusURL string, first *history.StateRun, lookUntil time.Time) {
 	p.stats.followed.Add(1)
 	rec := &history.Record{Kind: history.KindJob, Job: id, Target: target, Path: redact.URL(statusURL)}
 	if first != nil {
@@ -107,7 +92,7 @@ func (p *Jobs) follow(ctx context.Context, target, id, statusURL string, first *
 		}
 		if !found {
 			if !p.now().Before(lookUntil) {
-				rec.Error = "no such job: its submit made none within " + UnansweredWait.String()
+				rec.Error = "no such job: its submit made none within " + unansweredWait.String()
 				return
 			}
 			continue
@@ -139,9 +124,9 @@ func hasRequeue(runs []history.StateRun) bool {
 
 // pollOnce reads a job's status: its state and phase (the phase only when it says more than
 // the state), or missing (404), http-<status>, error or unreadable.
-func (p *Jobs) pollOnce(ctx context.Context, statusURL string) (time.Time, time.Time, string, string) {
+func (p *Submitter) pollOnce(ctx context.Context, statusURL string) (time.Time, time.Time, string, string) {
 	start := p.now()
-	a, err := exchange(ctx, p.Client, http.MethodGet, statusURL, p.Header, nil, 1<<20)
+	a, err := profile.Exchange(ctx, p.Client, http.MethodGet, statusURL, p.Header, nil, 1<<20)
 	end := p.now()
 	switch {
 	case err != nil:

@@ -1,4 +1,4 @@
-package profile
+package openstudio
 
 import (
 	"bytes"
@@ -6,135 +6,69 @@ import (
 	"encoding/json"
 	"fmt"
 	"hash/fnv"
-	"maps"
-	"mime/multipart"
 	"net/http"
-	"net/textproto"
 	"net/url"
-	"slices"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/osctl/osctl/pkg/setting"
+	"github.com/osctl/osctl/pkg/stress/profile"
+
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// Mix gives the relative weights of the load operations of the openstudio profile.
-type Mix struct {
-	Upload     int `json:"upload"`
-	Start      int `json:"start"`
-	DataPoint  int `json:"data_point"`
-	UploadFile int `json:"upload_file"`
-}
-
-// DefaultMix is the default openstudio mix: mostly zip uploads, then starts (extraction), then
-// result file uploads and data point creations.
-var DefaultMix = Mix{Upload: 5, Start: 2, DataPoint: 1, UploadFile: 2}
-
-// String is the mix as ParseMix reads it.
-func (m Mix) String() string {
-	return fmt.Sprintf("upload=%d,start=%d,data_point=%d,upload_file=%d", m.Upload, m.Start, m.DataPoint, m.UploadFile)
-}
-
-// ParseMix parses "upload=5,start=2,data_point=1,upload_file=2"; missing names weigh 0. Its
-// errors are *setting.Error about Mix.
-func ParseMix(s string) (Mix, error) {
-	var m Mix
-	for _, kv := range strings.Split(s, ",") {
-		kv = strings.TrimSpace(kv)
-		if kv == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(kv, "=")
-		n, err := strconv.Atoi(v)
-		if !ok || err != nil || n < 0 {
-			return m, setting.Errorf("Mix", "%q: each item is NAME=WEIGHT with a whole weight >= 0, e.g. %s", kv, DefaultMix)
-		}
-		switch k {
-		case "upload":
-			m.Upload = n
-		case "start":
-			m.Start = n
-		case "data_point", "datapoint", "data_points":
-			m.DataPoint = n
-		case "upload_file", "result", "result_file":
-			m.UploadFile = n
-		default:
-			return m, setting.Errorf("Mix", ": unknown operation %q: use upload, start, data_point, upload_file", k)
-		}
-	}
-	if m.Upload+m.Start+m.DataPoint+m.UploadFile == 0 {
-		return m, setting.Errorf("Mix", "%q gives every operation weight 0", s)
-	}
-	return m, nil
-}
-
-// OpenStudio is the openstudio profile: one project, Analyses analyses, and Requests load
+// Load is the openstudio profile: one project, Analyses analyses, and Requests load
 // requests spread round-robin over the analyses and the targets.
-type OpenStudio struct {
+type Load struct {
 	Run      string
-	Targets  []Target
+	Targets  []profile.Target
 	Requests int
 	Analyses int
 	Project  string // an existing project to use; empty creates one
-	Mix      Mix
+	Mix      profile.Mix
 	// StartTargets are the indexes of Targets that may receive start actions (sandboxes, or any
 	// with --allow-start). Empty leaves start out of the mix.
 	StartTargets []int
-	Client       Doer
-	Record       Recorder
+	Client       profile.Doer
+	Record       profile.Recorder
 	Now          func() time.Time
 	// SetupConcurrency bounds the setup and read-back requests in flight. The default is 16.
 	SetupConcurrency int
 	// TailFraction is the part of the load held back until the target's workers are seen
-	// extracting (see overlap.go). The default is DefaultTailFraction; a negative value holds
-	// nothing back. TailParts and TailWait default to DefaultTailParts and DefaultTailWait.
+	// extracting (see overlap.go). The default is profile.DefaultTailFraction; a negative value holds
+	// nothing back. TailParts and TailWait default to profile.DefaultTailParts and profile.DefaultTailWait.
 	TailFraction float64
 	TailParts    int
 	TailWait     time.Duration
 	// Concurrency is the load's concurrency: at most Requests-Concurrency requests are held back.
 	Concurrency int
-	// Shard is this process's part of the load (the zero Shard: all of it); Requests and
+	// profile.Shard is this process's part of the load (the zero Shard: all of it); Requests and
 	// Concurrency stay the whole load's and this process's. A worker that did not run the setup
 	// starts from Restore.
-	Shard Shard
-	// Pool, when set, holds the targets while they change during the run (osctl stress
+	Shard profile.Shard
+	// profile.Pool, when set, holds the targets while they change during the run (osctl stress
 	// --target-pods): the load and the read-backs go to its live targets, Targets and
 	// StartTargets only when it has none.
-	Pool *Pool
+	Pool *profile.Pool
 	// Sending, when set, receives each load request's record as the request is about to be sent
 	// (what it sends; not yet what it got), so that a request in flight when its sender dies can
 	// be judged as ambiguous (osctl stress --workers).
-	Sending Recorder
+	Sending profile.Recorder
 
 	st osRun // the run's state: what the setup and the load have made so far
 }
 
 // SetupState returns what Setup created.
-func (p *OpenStudio) SetupState() SetupState { return p.st.snapshot(p.Project) }
+func (p *Load) SetupState() profile.SetupState { return p.st.snapshot(p.Project) }
 
 // Restore starts the profile from another process's setup instead of running Setup.
-func (p *OpenStudio) Restore(s SetupState) {
+func (p *Load) Restore(s profile.SetupState) {
 	p.Project = s.Project
 	p.st.restore(s)
 }
 
-// SetupState is what the setup created, for the load workers that send the same run's load
-// (osctl stress --workers): the project, the analyses, the seeds that were acknowledged, and the
-// last seq the setup used.
-type SetupState struct {
-	Project    string              `json:"project"`
-	Analyses   []string            `json:"analyses"`
-	Uploaded   []string            `json:"uploaded,omitempty"`
-	DataPoints map[string][]string `json:"data_points,omitempty"`
-	Seq        int64               `json:"seq"`
-}
-
-func (p *OpenStudio) now() time.Time {
+func (p *Load) now() time.Time {
 	if p.Now != nil {
 		return p.Now()
 	}
@@ -142,16 +76,16 @@ func (p *OpenStudio) now() time.Time {
 }
 
 // Setup creates the project (unless one is given) and the analyses, one POST each.
-func (p *OpenStudio) Setup(ctx context.Context) error {
+func (p *Load) Setup(ctx context.Context) error {
 	p.st.init()
 	if p.Project == "" {
 		seq := p.st.seq.Add(1)
-		nonce := Nonce(p.Run, seq)
+		nonce := profile.Nonce(p.Run, seq)
 		// Only fields the Project model has (it is not dynamic: an unknown key answers 500); the
 		// nonce goes into the name.
 		body, _ := json.Marshal(map[string]any{"project": map[string]any{"name": nonce, "display_name": "osctl stress " + p.Run}})
 		rec := &history.Record{Seq: seq, Op: history.OpCreateProject, Method: http.MethodPost, Path: "/projects.json", Setup: true, Nonce: nonce}
-		p.api().call(ctx, 0, rec, "application/json", body)
+		p.api().Call(ctx, 0, rec, "application/json", body)
 		p.Record(rec)
 		if rec.Outcome != history.Acknowledged || rec.Returned == "" {
 			return fmt.Errorf("creating the project failed (%s): pass {Project} ID of an existing one, or check the target", rec.Describe())
@@ -161,17 +95,17 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 	ids := make([]string, p.Analyses)
 	ok := make([]bool, p.Analyses)
 	var firstErr atomic.Value
-	p.api().parallel(ctx, p.Analyses, func(i int) {
-		id := AnalysisID(p.Run, i)
+	p.api().Parallel(ctx, p.Analyses, func(i int) {
+		id := profile.AnalysisID(p.Run, i)
 		seq := p.st.seq.Add(1)
-		nonce := Nonce(p.Run, seq)
+		nonce := profile.Nonce(p.Run, seq)
 		body, _ := json.Marshal(map[string]any{"analysis": map[string]any{
 			"uuid": id, "name": nonce, "display_name": "osctl stress " + p.Run,
 			"problem": map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
 		}})
 		rec := &history.Record{Seq: seq, Op: history.OpCreateAnalysis, Method: http.MethodPost, Path: "/projects/" + url.PathEscape(p.Project) + "/analyses.json",
 			Setup: true, Nonce: nonce, Project: p.Project, Analysis: id, ID: id}
-		p.api().call(ctx, i, rec, "application/json", body)
+		p.api().Call(ctx, i, rec, "application/json", body)
 		p.Record(rec)
 		ids[i] = rec.CreatedID() // the server may choose its own id
 		ok[i] = rec.Outcome == history.Acknowledged
@@ -196,17 +130,17 @@ func (p *OpenStudio) Setup(ctx context.Context) error {
 // as a real client does before it starts an analysis or posts results: the load can then send
 // starts and result files from its first request on. An analysis whose seed failed gets them in
 // the load, once an upload or data point of it is acknowledged.
-func (p *OpenStudio) seed(ctx context.Context) {
-	p.api().parallel(ctx, len(p.st.analyses), func(i int) {
+func (p *Load) seed(ctx context.Context) {
+	p.api().Parallel(ctx, len(p.st.analyses), func(i int) {
 		a := p.st.analyses[i]
 		for _, op := range []string{history.OpUpload, history.OpCreateDataPoint} {
 			seq := p.st.seq.Add(1)
-			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}
+			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Analysis: a, Project: p.Project, Nonce: profile.Nonce(p.Run, seq)}
 			body, ctype, err := p.body(rec)
 			if err != nil {
 				rec.Kind, rec.Error, rec.Outcome = history.KindRequest, err.Error(), history.Rejected
 			} else {
-				p.api().call(ctx, i, rec, ctype, body)
+				p.api().Call(ctx, i, rec, ctype, body)
 			}
 			p.st.answered(rec, rec.Outcome == history.Acknowledged)
 			p.Record(rec)
@@ -216,7 +150,7 @@ func (p *OpenStudio) seed(ctx context.Context) {
 
 // Source returns the load: the shard's part of Requests operations, made as they are sent. The
 // last part of them waits for the target's workers (overlap.go).
-func (p *OpenStudio) Source() attack.Source {
+func (p *Load) Source() attack.Source {
 	p.st.tail = p.newTail()
 	n, base := p.Shard.Len(int64(p.Requests)), p.st.seq.Load()
 	var once sync.Once
@@ -241,12 +175,12 @@ func (p *OpenStudio) Source() attack.Source {
 
 // EffectiveMix is the mix the load is drawn from, by operation: start weighs 0 when no target may
 // receive it.
-func (p *OpenStudio) EffectiveMix() map[string]int {
+func (p *Load) EffectiveMix() map[string]int {
 	m := p.effectiveMix()
 	return map[string]int{history.OpUpload: m.Upload, history.OpStart: m.Start, history.OpCreateDataPoint: m.DataPoint, history.OpUploadFile: m.UploadFile}
 }
 
-func (p *OpenStudio) effectiveMix() Mix {
+func (p *Load) effectiveMix() profile.Mix {
 	m := p.Mix
 	if len(p.StartTargets) == 0 {
 		m.Start = 0
@@ -254,7 +188,7 @@ func (p *OpenStudio) effectiveMix() Mix {
 	return m
 }
 
-func (p *OpenStudio) pick(i int64) string {
+func (p *Load) pick(i int64) string {
 	if i < int64(len(p.st.analyses)) {
 		return history.OpUpload // each analysis's first load request uploads its zip
 	}
@@ -283,13 +217,13 @@ func (p *OpenStudio) pick(i int64) string {
 // their result files must outlive the run and stay judged: the real server's simulation worker
 // deletes the result files of every data point it runs (docs/sandbox.md). Their uploads still
 // race; a start drawn for one of them is sent as an upload.
-func (p *OpenStudio) neverStarted(k int) bool {
+func (p *Load) neverStarted(k int) bool {
 	n := len(p.st.analyses)
 	return n >= 2 && k >= n-(n+3)/4
 }
 
 type osOp struct {
-	p      *OpenStudio
+	p      *Load
 	rec    *history.Record
 	target *url.URL
 	ctype  string
@@ -302,7 +236,7 @@ type osOp struct {
 // it is in flight the operation waits here, outside the attacker's count of requests in flight;
 // when none is, it becomes that request instead. It returns nil when ctx ends while it waits. i
 // is the request's index in the whole load; its seq follows the setup's (base).
-func (p *OpenStudio) op(ctx context.Context, i, base int64) *osOp {
+func (p *Load) op(ctx context.Context, i, base int64) *osOp {
 	k := int(i) % len(p.st.analyses)
 	a := p.st.analyses[k]
 	seq := base + 1 + i
@@ -315,13 +249,13 @@ func (p *OpenStudio) op(ctx context.Context, i, base int64) *osOp {
 		return nil // the load stopped while this operation waited
 	}
 	t := p.target(i, kind == history.OpStart)
-	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: Nonce(p.Run, seq)}}
+	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: profile.Nonce(p.Run, seq)}}
 	return o
 }
 
 // target is the i-th load request's target: the Pool's when it has one, else round-robin over
 // Targets (StartTargets for a start).
-func (p *OpenStudio) target(i int64, start bool) *url.URL {
+func (p *Load) target(i int64, start bool) *url.URL {
 	if p.Pool != nil {
 		if u := p.Pool.Pick(i, start); u != nil {
 			return u
@@ -335,23 +269,23 @@ func (p *OpenStudio) target(i int64, start bool) *url.URL {
 
 // body makes a request's body and fills the record with what it sends (path, file, hashes,
 // manifest). Load requests make it in Request, so that only requests being sent hold one.
-func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
+func (p *Load) body(rec *history.Record) ([]byte, string, error) {
 	switch rec.Op {
 	case history.OpUpload:
-		z, man, err := BuildZip(rec.Nonce)
+		z, man, err := profile.BuildZip(rec.Nonce)
 		if err != nil {
 			return nil, "", err
 		}
-		rec.File, rec.Hash, rec.Size, rec.Manifest, rec.Generator = ZipName(p.Run), Sum(z), int64(len(z)), man, ZipGenerator
+		rec.File, rec.Hash, rec.Size, rec.Manifest, rec.Generator = profile.ZipName(p.Run), profile.Sum(z), int64(len(z)), man, profile.ZipGenerator
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/upload.json"
-		body, ctype := Multipart(nil, "file", rec.File, "application/zip", z)
+		body, ctype := profile.Multipart(nil, "file", rec.File, "application/zip", z)
 		return body, ctype, nil
 	case history.OpStart:
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/action.json"
 		body, _ := json.Marshal(map[string]any{"analysis_action": "start", "without_delay": false, "analysis_type": "batch_run"})
 		return body, "application/json", nil
 	case history.OpCreateDataPoint:
-		rec.ID = DataPointID(p.Run, int(rec.Seq))
+		rec.ID = profile.DataPointID(p.Run, int(rec.Seq))
 		rec.DataPoint = rec.ID
 		rec.Path = "/analyses/" + url.PathEscape(rec.Analysis) + "/data_points.json"
 		// Only DataPoint fields (the model is not dynamic); the nonce goes into the name.
@@ -360,9 +294,9 @@ func (p *OpenStudio) body(rec *history.Record) ([]byte, string, error) {
 	case history.OpUploadFile:
 		rec.DataPoint = p.st.dataPoint(rec.Analysis, rec.Seq)
 		content := resultBody(rec.Nonce, rec.Seq)
-		rec.File, rec.Hash, rec.Size = ResultName(p.Run, rec.Seq), Sum(content), int64(len(content))
+		rec.File, rec.Hash, rec.Size = profile.ResultName(p.Run, rec.Seq), profile.Sum(content), int64(len(content))
 		rec.Path = "/data_points/" + url.PathEscape(rec.DataPoint) + "/upload_file.json"
-		body, ctype := Multipart(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
+		body, ctype := profile.Multipart(map[string]string{"file[display_name]": rec.File, "file[type]": "Report"}, "file[attachment]", rec.File, "application/json", content)
 		return body, ctype, nil
 	}
 	return nil, "", fmt.Errorf("unknown operation %q", rec.Op)
@@ -376,34 +310,12 @@ func resultBody(nonce string, seq int64) []byte {
 	return append(b, "\"}\n"...)
 }
 
-// Multipart builds a multipart/form-data body: the fields (in name order), then one file part of
-// the given content type under field (none when field is empty). It returns the body and its
-// Content-Type.
-func Multipart(fields map[string]string, field, filename, ctype string, content []byte) ([]byte, string) {
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	keys := slices.Sorted(maps.Keys(fields))
-	for _, k := range keys {
-		_ = mw.WriteField(k, fields[k])
-	}
-	if field != "" {
-		h := make(textproto.MIMEHeader)
-		h.Set("Content-Disposition", fmt.Sprintf(`form-data; name=%q; filename=%q`, field, filename))
-		h.Set("Content-Type", ctype)
-		w, _ := mw.CreatePart(h)
-		_, _ = w.Write(content)
-	}
-	_ = mw.Close()
-	return buf.Bytes(), mw.FormDataContentType()
-}
-
-// Request implements attack.Op.
 func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 	var err error
 	if o.body, o.ctype, err = o.p.body(o.rec); err != nil {
 		return nil, err
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, join(o.target, o.rec.Path), bytes.NewReader(o.body))
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, profile.JoinPath(o.target, o.rec.Path), bytes.NewReader(o.body))
 	if err != nil {
 		return nil, err
 	}
@@ -420,19 +332,19 @@ func (o *osOp) Request(ctx context.Context) (*http.Request, error) {
 // Done implements attack.Op.
 func (o *osOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	o.body = nil
-	out := finish(o.rec, r, resp, o.p.now)
+	out := profile.Finish(o.rec, r, resp, o.p.now)
 	o.p.st.answered(o.rec, out == attack.Acknowledged)
 	o.p.Record(o.rec)
 	return out
 }
 
-// api is the run's client of the OpenStudio API.
-func (p *OpenStudio) api() API {
+// api is the run's client of the Load profile.API.
+func (p *Load) api() profile.API {
 	ts := p.Targets
 	if p.Pool != nil {
 		if live := p.Pool.Live(); len(live) > 0 {
 			ts = live
 		}
 	}
-	return API{Client: p.Client, Targets: ts, Now: p.Now, Concurrency: p.SetupConcurrency}
+	return profile.API{Client: p.Client, Targets: ts, Now: p.Now, Concurrency: p.SetupConcurrency}
 }

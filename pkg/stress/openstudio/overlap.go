@@ -1,9 +1,11 @@
-package profile
+package openstudio
 
 import (
 	"context"
 	"sync"
 	"time"
+
+	"github.com/osctl/osctl/pkg/stress/profile"
 
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -14,16 +16,8 @@ import (
 // So the last part of the load waits for the workers: it is released in parts, each once a job
 // of the run has been seen to leave "queued" since the previous part (a worker is extracting
 // now), or after TailWait. Only requests beyond the first Concurrency are held back.
-const (
-	// DefaultTailFraction is the part of the load held back for the workers.
-	DefaultTailFraction = 1.0 / 3
-	// DefaultTailParts is how many parts it is released in.
-	DefaultTailParts = 3
-	// DefaultTailWait bounds how long one part waits for a worker.
-	DefaultTailWait = 15 * time.Second
-	// tailPoll is how often the analyses' status.json is read while a part waits.
-	tailPoll = 250 * time.Millisecond
-)
+// tailPoll is how often the analyses' status.json is read while a part waits.
+const tailPoll = 250 * time.Millisecond
 
 // tailRelease says how one held-back part of the load was released.
 type tailRelease struct {
@@ -38,7 +32,7 @@ type tailRelease struct {
 
 // tail holds back the last parts of the load until the workers are busy.
 type tail struct {
-	p       *OpenStudio
+	p       *Load
 	bounds  []int64 // request indexes where each part begins
 	wait    time.Duration
 	began   time.Time
@@ -48,16 +42,16 @@ type tail struct {
 	release []tailRelease
 }
 
-func (p *OpenStudio) newTail() *tail {
+func (p *Load) newTail() *tail {
 	frac, parts, wait := p.TailFraction, p.TailParts, p.TailWait
 	if frac == 0 {
-		frac = DefaultTailFraction
+		frac = profile.DefaultTailFraction
 	}
 	if parts <= 0 {
-		parts = DefaultTailParts
+		parts = profile.DefaultTailParts
 	}
 	if wait <= 0 {
-		wait = DefaultTailWait
+		wait = profile.DefaultTailWait
 	}
 	n := p.Shard.Len(int64(p.Requests)) // this process's part of the load
 	held := int64(float64(n) * frac)
@@ -131,7 +125,7 @@ func (t *tail) watch(ctx context.Context) {
 
 // jobsRan reads the status.json of every analysis with an acknowledged start and counts the
 // jobs that left "queued".
-func (p *OpenStudio) jobsRan(ctx context.Context) int {
+func (p *Load) jobsRan(ctx context.Context) int {
 	p.st.mu.Lock()
 	ids := make([]string, 0, len(p.st.started))
 	for a := range p.st.started {
@@ -139,12 +133,12 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 	}
 	p.st.mu.Unlock()
 	counts := make([]int, len(ids))
-	p.api().parallel(ctx, len(ids), func(i int) {
-		_, body, errS := p.api().get(ctx, i, statusPath(ids[i]))
+	p.api().Parallel(ctx, len(ids), func(i int) {
+		_, body, errS := p.api().Get(ctx, i, profile.StatusPath(ids[i]))
 		if errS != "" {
 			return
 		}
-		_, js := parseStatus(body, ids[i])
+		_, js := profile.ParseStatus(body, ids[i])
 		for _, j := range js {
 			if j.Status != history.JobQueued {
 				counts[i]++
@@ -160,7 +154,7 @@ func (p *OpenStudio) jobsRan(ctx context.Context) int {
 
 // BackgroundWaits says how the held-back parts of the load waited for the target's background
 // workers (nil when none was held).
-func (p *OpenStudio) BackgroundWaits() []history.BackgroundWait {
+func (p *Load) BackgroundWaits() []history.BackgroundWait {
 	if p.st.tail == nil {
 		return nil
 	}

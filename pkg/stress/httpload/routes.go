@@ -1,4 +1,4 @@
-package profile
+package httpload
 
 import (
 	"bytes"
@@ -13,13 +13,14 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// HTTP is the http profile: each target URL is the route itself. Requests are made as they are
+// Routes is the http profile's load: each target URL is the route itself. Requests are made as they are
 // sent, so a run bounded by duration alone holds no plan in memory.
-type HTTP struct {
+type Routes struct {
 	Run     string
-	Targets []Target
+	Targets []profile.Target
 	Method  string
 	Header  http.Header
 	// Body is a template: {{nonce}} and {{seq}} are replaced per request.
@@ -27,10 +28,10 @@ type HTTP struct {
 	// Requests bounds the run; 0 means unbounded (bounded by duration).
 	Requests int64
 	// Record, when set, receives one history line per request.
-	Record Recorder
+	Record profile.Recorder
 	Now    func() time.Time
 	// Shard is this process's part of the load (the zero Shard: all of it).
-	Shard Shard
+	Shard profile.Shard
 
 	next    atomic.Int64
 	hasTmpl bool
@@ -41,7 +42,7 @@ type HTTP struct {
 }
 
 // Source returns the requests.
-func (p *HTTP) Source() attack.Source {
+func (p *Routes) Source() attack.Source {
 	p.hasTmpl = strings.Contains(p.Body, "{{")
 	for _, t := range p.Targets {
 		p.urls = append(p.urls, t.URL.Redacted()) // for the history only: never a password
@@ -69,7 +70,7 @@ func (p *HTTP) Source() attack.Source {
 }
 
 // template returns target i's request on ctx (the attacker hands every operation the same one).
-func (p *HTTP) template(ctx context.Context, i int) *http.Request {
+func (p *Routes) template(ctx context.Context, i int) *http.Request {
 	if t := p.tmpl.Load(); t != nil && (*t)[i].Context() == ctx {
 		return (*t)[i]
 	}
@@ -83,7 +84,7 @@ func (p *HTTP) template(ctx context.Context, i int) *http.Request {
 
 // EventLoopOK reports whether every target's request can go through the attacker's event loops
 // (attack.EventLoopOK); call it after Source.
-func (p *HTTP) EventLoopOK() bool {
+func (p *Routes) EventLoopOK() bool {
 	for i := range p.parsed {
 		req, err := (&httpOp{p: p, seq: int64(i)}).Request(context.Background())
 		if err != nil || !attack.EventLoopOK(req) {
@@ -94,7 +95,7 @@ func (p *HTTP) EventLoopOK() bool {
 }
 
 type httpOp struct {
-	p   *HTTP
+	p   *Routes
 	seq int64
 }
 
@@ -107,7 +108,7 @@ func (o *httpOp) Request(ctx context.Context) (*http.Request, error) {
 	if len(p.body) > 0 {
 		b := p.body
 		if p.hasTmpl {
-			s := strings.ReplaceAll(p.Body, "{{nonce}}", Nonce(p.Run, o.seq))
+			s := strings.ReplaceAll(p.Body, "{{nonce}}", profile.Nonce(p.Run, o.seq))
 			b = []byte(strings.ReplaceAll(s, "{{seq}}", strconv.FormatInt(o.seq, 10)))
 		}
 		req.Body = io.NopCloser(bytes.NewReader(b))
@@ -120,7 +121,7 @@ func (o *httpOp) Done(r *attack.Result, resp *http.Response) attack.Outcome {
 	out := attack.Classify(r)
 	if o.p.Record != nil {
 		rec := &history.Record{Kind: history.KindRequest, Seq: o.seq, Op: history.OpHTTP, Method: o.p.Method,
-			Target: o.p.urls[int(o.seq)%len(o.p.urls)], Nonce: Nonce(o.p.Run, o.seq), Start: r.Start, End: time.Now(), Status: r.Status, Outcome: out.String()}
+			Target: o.p.urls[int(o.seq)%len(o.p.urls)], Nonce: profile.Nonce(o.p.Run, o.seq), Start: r.Start, End: time.Now(), Status: r.Status, Outcome: out.String()}
 		if o.p.Now != nil {
 			rec.End = o.p.Now()
 		}

@@ -1,0 +1,5 @@
+package stress_test
+
+// osctl's own profiles are registered for every test of this package (the internal ones too:
+// they share the test binary). pkg/stress does not import them: they import it.
+import _ "github.com/osctl/osctl/pkg/stress/profiles"
