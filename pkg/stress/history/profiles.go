@@ -4,9 +4,8 @@ import "sync"
 
 // Profile is one workload of osctl stress (--profile) and what it implies for every stage after
 // the load: the record, the verdict, the report and the cleanup ask it instead of comparing
-// names. The profiles are listed in Profiles; adding one means adding it there, its load in
-// pkg/stress/profile, and its rules where a stage keys its behaviour by profile name (the
-// stages of pkg/stress, detect's rules, report's finding kinds, cleanup's plans).
+// names. The built-in profiles are listed in Profiles; another is registered by stress.Register
+// (RegisterProfile), with its load, stage, rules and plans in its own package.
 type Profile struct {
 	// Name is the --profile value, and the header's Profile.
 	Name string
@@ -28,6 +27,9 @@ type Profile struct {
 	// Passenger: the targets are OpenStudio's web pods, whose entrypoint gives Passenger's
 	// MAX_POOL and MAX_REQUESTS defaults to a pod that sets neither (the tier's capacity).
 	Passenger bool
+	// ResqueFailures: the target's background jobs are Resque jobs, whose failures a real server
+	// keeps in Resque's failed list in its Redis (read with the app's Redis, {ResqueRedis}).
+	ResqueFailures bool
 	// Ops are the load operations the report always lists, in this order (others as they come).
 	Ops []string
 	// Findings are the finding kinds the judge can give (one JUnit case each).
@@ -36,7 +38,7 @@ type Profile struct {
 
 // The profiles.
 var (
-	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true, Passenger: true,
+	OpenStudio = Profile{Name: "openstudio", Probes: true, Setup: true, Records: true, Files: true, Passenger: true, ResqueFailures: true,
 		Ops:      []string{"upload", "start", "data_point", "upload_file"},
 		Findings: []string{"lost", "duplicate", "torn", "mixed", "phantom", "failed-extraction"}}
 	Jobs = Profile{Name: "jobs", Probes: true, Records: true, Jobs: true,

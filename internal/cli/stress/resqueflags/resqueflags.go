@@ -17,6 +17,7 @@ import (
 	"github.com/osctl/osctl/pkg/redisconn"
 	"github.com/osctl/osctl/pkg/setting"
 	pstress "github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
@@ -69,8 +70,8 @@ func (r *Flags) Open(ctx context.Context, f *cmdutil.Factory, profileName string
 		}
 		return nil, close, nil
 	}
-	if profileName != pstress.ProfileOpenStudio {
-		return nil, close, cmdutil.Usage("--resque-redis reads the failed extractions of the openstudio profile: not with --profile %s", profileName)
+	if !history.KindOf(profileName).ResqueFailures {
+		return nil, close, cmdutil.Usage("--resque-redis reads the failed background jobs of a profile whose jobs are Resque's (openstudio): not with --profile %s", profileName)
 	}
 	if strings.Trim(r.Namespace, ":") == "" {
 		return nil, close, cmdutil.Usage("--resque-namespace is empty: give Resque's key namespace (default %s)", profile.DefaultResqueNamespace)
