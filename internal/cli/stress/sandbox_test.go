@@ -15,7 +15,9 @@ import (
 )
 
 // These tests run the real osctl binary (no -race: 10,000 requests in flight) against real
-// sandbox processes, and judge the verdict by the exit code and the JSON report.
+// sandbox processes, and judge the verdict by the exit code and the JSON report. Runs whose
+// binary is not what they check (the locking modes, the fidelity twins, judge against the run,
+// the split job queue) are pkg/stress's tests, on replicas served in its test process.
 
 // runResult is one `osctl stress` run with its JSON report.
 type runResult struct {
@@ -70,23 +72,6 @@ func requireClean(t *testing.T, r runResult) {
 		}
 		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, first, r.Stderr)
 	}
-}
-
-func TestSandboxLockingNoneRaces(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
-	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20")
-	requireRaces(t, r)
-}
-
-func TestSandboxLockingLocal(t *testing.T) {
-	t.Run("1 replica clean", func(t *testing.T) {
-		sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local")
-		requireClean(t, stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20"))
-	})
-	t.Run("3 replicas races", func(t *testing.T) {
-		sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "local")
-		requireRaces(t, stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20"))
-	})
 }
 
 // TestSandboxNone10k: the same 10,000 concurrent POSTs without locking find races at 3 and 5
