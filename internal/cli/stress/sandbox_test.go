@@ -83,8 +83,9 @@ func TestSandboxNone10k(t *testing.T) {
 	for _, replicas := range []string{"3", "5"} {
 		t.Run(replicas+" replicas", func(t *testing.T) {
 			sb := sandboxenv.Start(t, "--replicas", replicas, "--locking", "none")
-			// A failed extraction stays queued for good: a shorter settle keeps the test short.
-			requireRaces(t, stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--settle-timeout", "20s"))
+			// A failed extraction stays queued for good: a shorter settle, ended by 5 s without
+			// progress, keeps the test short.
+			requireRaces(t, stress(t, sb, "--requests", "10000", "--concurrency", "10000", "--analyses", "100", "--settle-timeout", "20s", "--settle-quiet", "5s"))
 		})
 	}
 }
