@@ -143,9 +143,10 @@ func judgeEqualsOnline(t *testing.T, sb *sandboxenv.Sandbox, hist string, online
 }
 
 // TestCleanupRemovesOnlyTheRun runs a small stress, then cleans it up: the run's directories go,
-// another run's and a stranger's files stay.
+// another run's and a stranger's files stay. The sandbox's worker looks for jobs every 100 ms,
+// not the real server's 5 s: the runs' held-back parts and settle wait for it less.
 func TestCleanupRemovesOnlyTheRun(t *testing.T) {
-	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local")
+	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local", "--background-interval", "100ms")
 	first := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")
 	second := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")
 	stranger := filepath.Join(sb.StateDir, "server", "analyses", "not-osctl", "keep.txt")
