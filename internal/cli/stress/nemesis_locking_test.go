@@ -58,6 +58,7 @@ func requirePausesDone(t *testing.T, r runResult, n int) {
 // leases wakes to find them lost; its writes stop or are fenced, and the verdict stays clean.
 // The sandbox's log shows that a lease was lost, so the pause did land on a holder.
 func TestNemesisPausePastTheTTLOnRedlockStaysClean(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock")
 	r := stress(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
 	requireClean(t, r)
@@ -70,6 +71,7 @@ func TestNemesisPausePastTheTTLOnRedlockStaysClean(t *testing.T) {
 // TestNemesisRestartsOneOfThreeMasters: with three Redis masters, one of them restarted empty
 // during the load drops its copy of the locks but not the quorum: the verdict stays clean.
 func TestNemesisRestartsOneOfThreeMasters(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock", "--redis-masters", "3")
 	if len(sb.Redis) != 3 {
 		t.Fatalf("up started %d Redis masters, want 3: %v", len(sb.Redis), sb.Redis)
@@ -96,6 +98,7 @@ var holderLoad = fenceLoad
 // zip the paused upload tore and fails. Every one of three loads in a row finds it, with no
 // retry: a fault aimed at the critical section lands there.
 func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	t.Run("clean without faults", func(t *testing.T) {
 		// A 10 s TTL: on a busy machine a section can outlast 2 s, and a lease nobody renews
 		// then expires without any fault (docs/lock-fencing.md).
@@ -115,6 +118,7 @@ func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 // holder killed leave the verdict clean and conclusive; both faults are done, each naming the
 // lock it hit and its holder.
 func TestHolderFaultsOnRedlockStayClean(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock", "--lock-ttl", holderFaultTTL)
 	r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
 	requireClean(t, r)
