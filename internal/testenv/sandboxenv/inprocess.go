@@ -31,9 +31,9 @@ type InProcess struct {
 	log strings.Builder
 }
 
-// Serve serves replicas in-process replicas configured as cfg (sandbox.DefaultConfig() with the
-// test's changes: the defaults of `osctl sandbox up`; its StateDir, Replica, Replicas, Masters,
-// Host and Logf are set here) until the test ends. What the replicas log is kept (Log), and
+// Serve starts that many replicas in this process, each configured as cfg (sandbox.DefaultConfig()
+// with the test's changes: the defaults of `osctl sandbox up`; its StateDir, Replica, Replicas,
+// Masters, Host and Logf are set here), and serves them until the test ends. What the replicas log is kept (Log), and
 // logged if the test failed.
 func Serve(t testing.TB, replicas int, cfg sandbox.Config) *InProcess {
 	t.Helper()
