@@ -91,7 +91,7 @@ func TestHTTPHistoryKeepsNoRecords(t *testing.T) {
 }
 
 // reportFields are a report's JSON fields but for those the offline judge measures again from
-// the history's request times (as in internal/cli/stress's TestJudgeEqualsTheRun).
+// the history's request times (as in TestJudgeEqualsTheRun, sandbox_judge_test.go).
 func reportFields(t *testing.T, r any) map[string]any {
 	t.Helper()
 	b, err := json.Marshal(r)

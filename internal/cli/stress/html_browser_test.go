@@ -31,7 +31,7 @@ func TestReportsOnATerminalAndInABrowser(t *testing.T) {
 		code    int
 		next    string
 	}{
-		{"racy", []string{"--replicas", "3", "--locking", "none"}, []string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-timeout", "20s"}, 1,
+		{"racy", []string{"--replicas", "3", "--locking", "none"}, []string{"--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-timeout", "20s", "--settle-quiet", "5s"}, 1,
 			"next: put each upload and extraction under one lock as docs/migration/rails-lock-contract.md says"},
 		{"clean", []string{"--replicas", "3", "--locking", "redlock"}, []string{"--requests", "600", "--concurrency", "150", "--analyses", "6"}, 0,
 			"next: this run validated 3 replicas"},

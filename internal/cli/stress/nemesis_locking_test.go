@@ -58,6 +58,7 @@ func requirePausesDone(t *testing.T, r runResult, n int) {
 // leases wakes to find them lost; its writes stop or are fenced, and the verdict stays clean.
 // The sandbox's log shows that a lease was lost, so the pause did land on a holder.
 func TestNemesisPausePastTheTTLOnRedlockStaysClean(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock")
 	r := stress(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
 	requireClean(t, r)
@@ -70,6 +71,7 @@ func TestNemesisPausePastTheTTLOnRedlockStaysClean(t *testing.T) {
 // TestNemesisRestartsOneOfThreeMasters: with three Redis masters, one of them restarted empty
 // during the load drops its copy of the locks but not the quorum: the verdict stays clean.
 func TestNemesisRestartsOneOfThreeMasters(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock", "--redis-masters", "3")
 	if len(sb.Redis) != 3 {
 		t.Fatalf("up started %d Redis masters, want 3: %v", len(sb.Redis), sb.Redis)
@@ -96,6 +98,7 @@ var holderLoad = fenceLoad
 // zip the paused upload tore and fails. Every one of three loads in a row finds it, with no
 // retry: a fault aimed at the critical section lands there.
 func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	t.Run("clean without faults", func(t *testing.T) {
 		// A 10 s TTL: on a busy machine a section can outlast 2 s, and a lease nobody renews
 		// then expires without any fault (docs/lock-fencing.md).
@@ -115,6 +118,7 @@ func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 // holder killed leave the verdict clean and conclusive; both faults are done, each naming the
 // lock it hit and its holder.
 func TestHolderFaultsOnRedlockStayClean(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock", "--lock-ttl", holderFaultTTL)
 	r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
 	requireClean(t, r)
@@ -138,10 +142,12 @@ func requireHolderFaults(t *testing.T, r runResult, kinds ...nemesis.Kind) {
 }
 
 // TestNemesisKillOnAnUnlockedSandboxStillRaces: faults do not hide the races of the real app: a
-// replica killed during the load of --locking none leaves races found (exit 1).
+// replica killed during the load of --locking none leaves races found (exit 1). A failed
+// extraction stays queued for good: 5 s without progress end the settle wait, not its default
+// minute.
 func TestNemesisKillOnAnUnlockedSandboxStillRaces(t *testing.T) {
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
-	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20", "--nemesis", "kill-replica@1s")
+	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-quiet", "5s", "--nemesis", "kill-replica@1s")
 	requireRaces(t, r)
 	if len(r.rep.Faults) != 1 || r.rep.Faults[0].Kind != nemesis.KillReplica || r.rep.Faults[0].Outcome != nemesis.Done {
 		t.Fatalf("faults in the report: %+v", r.rep.Faults)

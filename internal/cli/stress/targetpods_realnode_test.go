@@ -41,7 +41,10 @@ func TestTargetPodsReachesEveryPod(t *testing.T) {
 	ns := c.Kube.NewNamespace(t)
 	w := c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "none"})
 	pods := w.Pods(t)
-	load := []string{"--profile", "openstudio", "--state-dir", w.StateDir, "--requests", "1500", "--concurrency", "300", "--analyses", "20"}
+	// The tier is unlocked: its failed extractions stay queued for good, and 5 s without progress
+	// end each run's settle wait, not its default minute.
+	load := []string{"--profile", "openstudio", "--state-dir", w.StateDir, "--requests", "1500", "--concurrency", "300", "--analyses", "20",
+		"--settle-quiet", "5s"}
 	kube := []string{"--kubeconfig", c.Kube.Kubeconfig, "-n", ns}
 
 	r := runOsctl(t, slices.Concat([]string{"stress", "--target-pods", "app=web"}, kube, load, []string{"-o", "json"})...)

@@ -10,7 +10,7 @@ import (
 // give the durations the same records give once read back from JSON, for requests, replays and
 // polls. (A duration between two readings that keep their monotonic part often differs from the
 // wall clock's by a few nanoseconds while the clock is slewed; TestJudgeEqualsTheRun in
-// internal/cli/stress checks the whole report.)
+// pkg/stress checks the whole report.)
 func TestWallClockMatchesTheFile(t *testing.T) {
 	for i := range 200 {
 		start := time.Now()

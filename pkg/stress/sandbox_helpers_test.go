@@ -1,0 +1,137 @@
+package stress_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/url"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/sandbox"
+	"github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
+)
+
+// These tests run stress.Run in this process against sandbox replicas served in this process too
+// (sandboxenv.Serve): what internal/cli/stress checked through the osctl binary where the binary
+// itself was not what it checked. Exit codes are the report's (report.ExitCode), as osctl stress
+// turns them.
+
+// serve starts an in-process sandbox of replicas as `osctl sandbox up` would with its defaults,
+// changed by set.
+func serve(t *testing.T, replicas int, set func(*sandbox.Config)) *sandboxenv.InProcess {
+	t.Helper()
+	cfg := sandbox.DefaultConfig()
+	if set != nil {
+		set(&cfg)
+	}
+	return sandboxenv.Serve(t, replicas, cfg)
+}
+
+// sandboxRun is one stress.Run against an in-process sandbox: its report and history file.
+type sandboxRun struct {
+	rep  *report.Report
+	hist string
+}
+
+// Code is the exit code osctl stress gives the run.
+func (r sandboxRun) Code() int { return r.rep.ExitCode() }
+
+// runOn runs osctl stress's defaults (stress.DefaultConfig) changed by set against every replica
+// of sb, with the state read from its directory for the openstudio profile (as --state-dir does)
+// and the history written to a file.
+func runOn(t *testing.T, sb *sandboxenv.InProcess, set func(*stress.Config)) sandboxRun {
+	t.Helper()
+	cfg := stress.DefaultConfig()
+	for _, r := range sb.Replicas {
+		u, err := url.Parse(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Targets = append(cfg.Targets, u)
+	}
+	cfg.Version = "test"
+	if set != nil {
+		set(&cfg)
+	}
+	hist := filepath.Join(t.TempDir(), "history.jsonl")
+	fh, err := os.Create(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	d := stress.Deps{History: fh}
+	if cfg.Kind().Files {
+		d.State = snapshot.Local{Root: sb.StateDir}
+	}
+	rep, err := stress.Run(context.Background(), cfg, d)
+	if err != nil {
+		t.Fatalf("stress.Run: %v", err)
+	}
+	return sandboxRun{rep: rep, hist: hist}
+}
+
+// judgeSaved is `osctl stress judge --history hist [--state-dir dir]`: the saved run's report
+// again, offline.
+func judgeSaved(t *testing.T, hist, dir string) *report.Report {
+	t.Helper()
+	s, err := stress.ReadSaved(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r snapshot.Reader
+	if dir != "" {
+		r = snapshot.Local{Root: dir}
+	}
+	rep, err := s.Judge(context.Background(), r, stress.JudgeOptions{Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// requireRaces fails unless the run found races (exit 1) with findings of every kind in kinds,
+// each finding with its evidence.
+func requireRaces(t *testing.T, r sandboxRun, kinds ...string) {
+	t.Helper()
+	if r.Code() != 1 || r.rep.Verdict != "races" || len(r.rep.Findings) == 0 {
+		t.Fatalf("want races (exit 1), got exit %d verdict %s findings %v reasons %v", r.Code(), r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons)
+	}
+	for _, k := range kinds {
+		if r.rep.FindingCounts[k] == 0 {
+			t.Errorf("want %s findings, got %v", k, r.rep.FindingCounts)
+		}
+	}
+	for _, f := range r.rep.Findings {
+		if f.Kind == "" || f.Object == "" || f.Expected == "" || f.Got == "" {
+			t.Fatalf("finding without evidence: %+v", f)
+		}
+	}
+}
+
+// requireClean fails unless the run is clean and conclusive (exit 0) and whole.
+func requireClean(t *testing.T, r sandboxRun) {
+	t.Helper()
+	if r.Code() != 0 || r.rep.Verdict != "clean" || !r.rep.Conclusive || r.rep.Partial {
+		var first string
+		if len(r.rep.Findings) > 0 {
+			b, _ := json.Marshal(r.rep.Findings[0])
+			first = string(b)
+		}
+		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s", r.Code(), r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, first)
+	}
+}
+
+// readHistory reads a history file back.
+func readHistory(t *testing.T, path string) *history.History {
+	t.Helper()
+	h, err := history.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
