@@ -17,9 +17,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress/profile"
 
-	"github.com/redis/go-redis/v9"
-
-	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
@@ -29,20 +27,7 @@ import (
 const jobsToken = "profile-test-token-91c2"
 
 // jobAPI starts an in-process sandbox job API (one replica) and returns its URL.
-func jobAPI(t *testing.T, cfg sandbox.Config) string {
-	t.Helper()
-	cfg.StateDir = t.TempDir()
-	cfg.Jobs.APIToken = jobsToken
-	cfg.Masters = []redis.UniversalClient{testenv.StartRedis(t).Client()}
-	ctx, cancel := context.WithCancel(context.Background())
-	s, err := sandbox.New(ctx, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := httptest.NewServer(s.Handler())
-	t.Cleanup(func() { ts.Close(); cancel() })
-	return ts.URL
-}
+func jobAPI(t *testing.T, cfg sandbox.Config) string { return sandboxenv.JobAPI(t, cfg, jobsToken) }
 
 // prefixProxy serves upstream under /elb (stripping it, as a path-routing ingress does) and
 // holds the answer to the first POST for hold after the upstream gave it: the client times out
@@ -64,7 +49,7 @@ func (p *prefixProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	p.paths = append(p.paths, r.Method+" "+r.URL.Path)
 	p.mu.Unlock()
 	body, _ := io.ReadAll(r.Body)
-	resp := forward(w, r, body, p.upstream+strings.TrimPrefix(r.URL.RequestURI(), "/elb"))
+	resp := sandboxenv.Forward(w, r, body, p.upstream+strings.TrimPrefix(r.URL.RequestURI(), "/elb"))
 	if resp == nil {
 		return
 	}
@@ -79,19 +64,6 @@ func (p *prefixProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", resp.Header.Get("Content-Type"))
 	w.WriteHeader(resp.StatusCode)
 	_, _ = w.Write(out)
-}
-
-// forward sends r, with body, to the URL to as a proxy does (the same method and headers) and
-// returns the answer; when the upstream cannot be reached it answers 502 on w and returns nil.
-func forward(w http.ResponseWriter, r *http.Request, body []byte, to string) *http.Response {
-	req, _ := http.NewRequest(r.Method, to, bytes.NewReader(body))
-	req.Header = r.Header.Clone()
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadGateway)
-		return nil
-	}
-	return resp
 }
 
 func jobsProfile(t *testing.T, base string, requests int, header string) (*Submitter, *[]history.Record, *sync.Mutex) {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -86,7 +87,7 @@ func (p *lateProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodPost {
 		time.Sleep(p.hold) // not cut short by the client: the service goes on without it
 	}
-	resp := forward(w, r, body, p.upstream+r.URL.RequestURI())
+	resp := sandboxenv.Forward(w, r, body, p.upstream+r.URL.RequestURI())
 	if resp == nil {
 		return
 	}
