@@ -143,26 +143,29 @@ func DefaultConfig() Config {
 	}
 }
 
-// WithDefaults fills the zero fields (Run: a new run id).
+// WithDefaults fills the zero fields with DefaultConfig's (Concurrency: 1; Run: a new run id;
+// Grace: its default, Thresholds.StrandGrace).
 func (c Config) WithDefaults() Config {
+	d := DefaultConfig()
 	if c.Timeout == 0 {
-		c.Timeout = time.Minute
+		c.Timeout = d.Timeout
 	}
 	if c.Concurrency == 0 && !c.ConcurrencyAuto {
 		c.Concurrency = 1
 	}
 	if c.Mix == (profile.Mix{}) {
-		c.Mix = profile.DefaultMix
+		c.Mix = d.Mix
 	}
 	if c.Method == "" {
-		c.Method = http.MethodGet
+		c.Method = d.Method
 	}
 	if c.Poll == 0 {
-		c.Poll = profile.DefaultJobPoll
+		c.Poll = d.Poll
 	}
 	if c.JobTimeout == 0 {
-		c.JobTimeout = profile.DefaultJobTimeout
+		c.JobTimeout = d.JobTimeout
 	}
+	c.Grace = verdict.Duration(c.StrandGrace())
 	if c.Run == "" {
 		c.Run = profile.NewRunID()
 	}
