@@ -201,12 +201,6 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	if err := o.Workload.Check(*c); err != nil {
 		return cmdutil.Usage("%w", err)
 	}
-	// The library takes 0 for a default; a 0 given on the command line is a mistake.
-	for name, d := range map[string]time.Duration{"--timeout": c.Timeout, "--poll": c.Poll, "--job-timeout": c.JobTimeout} {
-		if d <= 0 {
-			return cmdutil.Usage("%s %s: must be above 0", name, d)
-		}
-	}
 	c.Version = o.Factory.Version
 	if o.Fleets != nil {
 		if err := o.Fleets.Validate(c); err != nil {
