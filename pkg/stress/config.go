@@ -143,8 +143,10 @@ func DefaultConfig() Config {
 	}
 }
 
-// WithDefaults fills the zero fields with DefaultConfig's (Concurrency: 1; Run: a new run id;
-// Grace: its default, Thresholds.StrandGrace).
+// WithDefaults fills the zero fields that stand for a default: Timeout, Mix, Method, Poll and
+// JobTimeout with DefaultConfig's, Concurrency with 1, Grace with verdict.DefaultGrace
+// (Thresholds.StrandGrace), Run with a new run id, then the profile's own. A zero MinAcknowledged
+// or MinContended stays: no requirement.
 func (c Config) WithDefaults() Config {
 	d := DefaultConfig()
 	if c.Timeout == 0 {
