@@ -14,6 +14,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // The names of osctl's own profiles (pkg/stress/profiles registers them).
@@ -71,21 +72,18 @@ type Config struct {
 	Method string
 	Body   string
 
-	// Poll, JobTimeout, MaxActive, Grace and DispatchInterval are the jobs profile's: how often a
-	// job's status is read, how long one is followed, the service-wide ceiling (0: the sandbox's
-	// GET /status must give it), how long a queued job may wait while capacity is free, and the
-	// service's dispatch tick.
+	// Poll, JobTimeout and DispatchInterval are the jobs profile's: how often a job's status is
+	// read, how long one is followed, and the service's dispatch tick.
 	Poll             time.Duration
 	JobTimeout       time.Duration
-	MaxActive        int
-	Grace            time.Duration
 	DispatchInterval time.Duration
 
-	// MinAcknowledged and MinContended are the verdict's thresholds (0: no requirement); Ignore
-	// lists base-name globs of files the app generates itself (nil: detect.DefaultIgnore).
-	MinAcknowledged float64
-	MinContended    float64
-	Ignore          []string
+	// Thresholds are the verdict's: MinAcknowledged, MinContended (0: no requirement), and the
+	// jobs profile's MaxActive (0: the sandbox's GET /status must give it) and Grace (0: the
+	// default). The history's header keeps them.
+	verdict.Thresholds
+	// Ignore lists base-name globs of files the app generates itself (nil: detect.DefaultIgnore).
+	Ignore []string
 
 	// Run is the run id (default a new one: profile.NewRunID). Version names osctl in the history
 	// and the report.
@@ -139,34 +137,37 @@ func DefaultConfig() Config {
 		Method:           http.MethodGet,
 		Poll:             profile.DefaultJobPoll,
 		JobTimeout:       profile.DefaultJobTimeout,
-		Grace:            time.Second,
 		DispatchInterval: 5 * time.Second,
-		MinAcknowledged:  0.5,
-		MinContended:     0.5,
+		Thresholds:       verdict.Defaults(),
 		Ignore:           append([]string(nil), detect.DefaultIgnore...),
 	}
 }
 
-// WithDefaults fills the zero fields (Run: a new run id).
+// WithDefaults fills the zero fields that stand for a default: Timeout, Mix, Method, Poll and
+// JobTimeout with DefaultConfig's, Concurrency with 1, Grace with verdict.DefaultGrace
+// (Thresholds.StrandGrace), Run with a new run id, then the profile's own. A zero MinAcknowledged
+// or MinContended stays: no requirement.
 func (c Config) WithDefaults() Config {
+	d := DefaultConfig()
 	if c.Timeout == 0 {
-		c.Timeout = time.Minute
+		c.Timeout = d.Timeout
 	}
 	if c.Concurrency == 0 && !c.ConcurrencyAuto {
 		c.Concurrency = 1
 	}
 	if c.Mix == (profile.Mix{}) {
-		c.Mix = profile.DefaultMix
+		c.Mix = d.Mix
 	}
 	if c.Method == "" {
-		c.Method = http.MethodGet
+		c.Method = d.Method
 	}
 	if c.Poll == 0 {
-		c.Poll = profile.DefaultJobPoll
+		c.Poll = d.Poll
 	}
 	if c.JobTimeout == 0 {
-		c.JobTimeout = profile.DefaultJobTimeout
+		c.JobTimeout = d.JobTimeout
 	}
+	c.Grace = verdict.Duration(c.StrandGrace())
 	if c.Run == "" {
 		c.Run = profile.NewRunID()
 	}
@@ -186,18 +187,16 @@ func (c Config) Check() error {
 	if !ok {
 		return unknownProfile(c.Profile)
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"MaxErrorRate", c.MaxErrorRate}, {"MinAcknowledged", c.MinAcknowledged}, {"MinContended", c.MinContended}} {
-		if !(f.v >= 0 && f.v <= 1) {
-			return fieldErr(f.name, "%v: use a fraction between 0 and 1", f.v)
-		}
+	if !(c.MaxErrorRate >= 0 && c.MaxErrorRate <= 1) {
+		return fieldErr("MaxErrorRate", "%v: use a fraction between 0 and 1", c.MaxErrorRate)
+	}
+	if err := c.Thresholds.Check(); err != nil {
+		return &ConfigError{Err: err}
 	}
 	for _, f := range []struct {
 		name string
 		v    time.Duration
-	}{{"Duration", c.Duration}, {"SettleTimeout", c.SettleTimeout}, {"SettleQuiet", c.SettleQuiet}, {"BackgroundWait", c.BackgroundWait}, {"Grace", c.Grace}} {
+	}{{"Duration", c.Duration}, {"SettleTimeout", c.SettleTimeout}, {"SettleQuiet", c.SettleQuiet}, {"BackgroundWait", c.BackgroundWait}} {
 		if f.v < 0 {
 			return fieldErr(f.name, "%s: must be 0 or more", f.v)
 		}
@@ -225,8 +224,6 @@ func (c Config) Check() error {
 		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
 	case c.DispatchInterval < 0 || c.DispatchInterval > time.Hour:
 		return fieldErr("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is 5s)", c.DispatchInterval)
-	case c.MaxActive < 0:
-		return fieldErr("MaxActive", "%d: must be 1 or more", c.MaxActive)
 	}
 	return p.Check(c)
 }

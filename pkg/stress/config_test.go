@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/setting"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // TestConfigCheckNamesTheField: DefaultConfig with a target can run, and each invalid field is a
@@ -36,7 +37,7 @@ func TestConfigCheckNamesTheField(t *testing.T) {
 		{"BackgroundWait", func(c *Config) { c.BackgroundWait = -time.Second }},
 		{"Duration", func(c *Config) { c.Duration = -time.Second }},
 		{"SettleQuiet", func(c *Config) { c.SettleQuiet = -time.Second }},
-		{"Grace", func(c *Config) { c.Grace = -time.Second }},
+		{"Grace", func(c *Config) { c.Grace = verdict.Duration(-time.Second) }},
 		{"DispatchInterval", func(c *Config) { c.DispatchInterval = 2 * time.Hour }},
 		{"MaxActive", func(c *Config) { c.MaxActive = -1 }},
 	} {

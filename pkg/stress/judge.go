@@ -3,24 +3,22 @@ package stress
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // JudgeOptions change how a saved run is judged. A nil field keeps the run's own threshold or
 // setting, which its history holds.
 type JudgeOptions struct {
 	// Version names osctl in the report.
-	Version         string
-	MinAcknowledged *float64
-	MinContended    *float64
-	MaxActive       *int
-	Grace           *time.Duration
+	Version string
+	// Overrides apply onto the run's thresholds (Overrides.Check says which cannot be used).
+	verdict.Overrides
 	// Ignore replaces the run's ignore list when not nil.
 	Ignore []string
 }
@@ -58,18 +56,7 @@ func judge(h *history.History, stats *attack.Stats, f *report.LoadFold, st *snap
 		stats = history.LoadStats(h)
 	}
 	opts := detect.OptionsOf(h)
-	if o.MinAcknowledged != nil {
-		opts.MinAcknowledged = *o.MinAcknowledged
-	}
-	if o.MinContended != nil {
-		opts.MinContended = *o.MinContended
-	}
-	if o.MaxActive != nil {
-		opts.MaxActive = *o.MaxActive
-	}
-	if o.Grace != nil {
-		opts.Grace = *o.Grace
-	}
+	opts.Thresholds = o.Apply(opts.Thresholds)
 	if o.Ignore != nil {
 		opts.Ignore = o.Ignore
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // postTimeout bounds the work after the load beyond the settle and job timeouts (read-backs, the
@@ -141,8 +142,9 @@ func (r *runner) begin(ctx context.Context) error {
 	r.targets = targetsOf(cfg.Targets, pr.Targets)
 	r.rec = &recorder{keep: r.cfg.Kind().Records}
 	r.hdr = history.Header{Schema: history.SchemaVersion, Run: cfg.Run, Profile: cfg.Profile, Requests: cfg.Requests, Concurrency: cfg.Concurrency,
-		Rate: cfg.Rate, FileLimit: pr.FileLimit, Ignore: cfg.Ignore, MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended,
-		Started: r.d.Now().UTC(), Version: cfg.Version}
+		Rate: cfg.Rate, FileLimit: pr.FileLimit, Ignore: cfg.Ignore,
+		Thresholds: verdict.Thresholds{MinAcknowledged: cfg.MinAcknowledged, MinContended: cfg.MinContended}, // a profile's stage adds its own (jobs: the ceiling and grace)
+		Started:    r.d.Now().UTC(), Version: cfg.Version}
 	if r.tier != nil {
 		r.hdr.TierCapacity = r.tier.Capacity
 	}

@@ -135,7 +135,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.Poll, "poll", d.Poll, "jobs: how often each job's status is read (a read of an active job is costly for elb-openapi: below 500ms osctl warns)")
 	fl.DurationVar(&c.JobTimeout, "job-timeout", d.JobTimeout, "jobs: how long one job is followed; a job still active then is not finished (the run is inconclusive about it)")
 	fl.IntVar(&c.MaxActive, "max-active", 0, "jobs: the service-wide ceiling of active jobs, ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of the fixed service (required unless the sandbox's GET /status gives it)")
-	fl.DurationVar(&c.Grace, "grace", d.Grace, "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
+	fl.DurationVar((*time.Duration)(&c.Grace), "grace", time.Duration(d.Grace), "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
 	fl.DurationVar(&c.DispatchInterval, "dispatch-interval", d.DispatchInterval, "jobs: the service's dispatch tick (ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS): a correct replica may leave a slot free this long")
 	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", d.MaxErrorRate, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", d.MinAcknowledged, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
@@ -200,12 +200,6 @@ func (o *Options) validate(cmd *cobra.Command) error {
 	}
 	if err := o.Workload.Check(*c); err != nil {
 		return cmdutil.Usage("%w", err)
-	}
-	// The library takes 0 for a default; a 0 given on the command line is a mistake.
-	for name, d := range map[string]time.Duration{"--timeout": c.Timeout, "--poll": c.Poll, "--job-timeout": c.JobTimeout} {
-		if d <= 0 {
-			return cmdutil.Usage("%s %s: must be above 0", name, d)
-		}
 	}
 	c.Version = o.Factory.Version
 	if o.Fleets != nil {

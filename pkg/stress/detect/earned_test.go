@@ -7,6 +7,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // TestVerdictEarnedPerOperation: a run without findings is inconclusive when an operation of the
@@ -56,7 +57,7 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildScenario(t, 3, t.TempDir())
 			c.mutate(s)
-			j := Judge(s.h, s.reread(t), Options{MinAcknowledged: 0.1})
+			j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinAcknowledged: 0.1}})
 			if j.Verdict != Inconclusive || j.Conclusive {
 				t.Fatalf("verdict %s, reasons %v, findings %+v", j.Verdict, j.Reasons, j.Findings)
 			}
@@ -127,10 +128,10 @@ func TestZeroThresholdIsNoRequirement(t *testing.T) {
 			r.Start, r.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second+time.Millisecond) // one at a time
 		}
 	}
-	if j := Judge(s.h, s.reread(t), Options{MinContended: 0.5}); j.Verdict != Inconclusive {
+	if j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinContended: 0.5}}); j.Verdict != Inconclusive {
 		t.Fatalf("serial run with min-contended 0.5: %s %v", j.Verdict, j.Reasons)
 	}
-	if j := Judge(s.h, s.reread(t), Options{MinContended: 0}); j.Verdict != Clean {
+	if j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinContended: 0}}); j.Verdict != Clean {
 		t.Fatalf("serial run with min-contended 0: %s %v", j.Verdict, j.Reasons)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // A simulation of elb-openapi's dispatcher, in milliseconds, observed the way the jobs profile
@@ -113,7 +114,7 @@ func (s *sim) dur(replica int) int {
 // runSim submits every job at once (round-robin over the replicas) and runs until every job
 // was seen ended.
 func runSim(c simConfig, rng *rand.Rand) *history.History {
-	s := &sim{c: c, rng: rng, h: &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: c.limit,
+	s := &sim{c: c, rng: rng, h: &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", Thresholds: verdict.Thresholds{MaxActive: c.limit},
 		DispatchInterval: (time.Duration(c.tick) * time.Millisecond).String(), Poll: (time.Duration(c.poll) * time.Millisecond).String()}, Footer: &history.Footer{}}}
 	if !c.shared {
 		s.h.Header.MaxActive = c.limit // the service-wide ceiling the fixed service would hold

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // seg is one stretch of a job's true life: its state (and phase) until a time, in seconds.
@@ -41,7 +42,7 @@ func (j timelineJob) stateAt(t float64) (string, string) {
 // seconds, each poll taking 20 ms and reading the state 10 ms in. A job whose last segment is
 // not terminal is followed until its last until.
 func jobsHistory(maxActive int, dispatch, poll time.Duration, jobs ...timelineJob) *history.History {
-	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: maxActive,
+	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", Thresholds: verdict.Thresholds{MaxActive: maxActive},
 		DispatchInterval: dispatch.String(), Poll: poll.String()}, Footer: &history.Footer{}}
 	for i, j := range jobs {
 		h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: int64(i + 1), Op: history.OpSubmitJob,
@@ -150,7 +151,7 @@ func TestJobsLostNotFinishedInvisible(t *testing.T) {
 	if j.Verdict != Races {
 		t.Fatalf("verdict %s", j.Verdict)
 	}
-	j = Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: append(append([]history.Record{}, h.Records[:2]...), h.Records[4:6]...)}, nil, Options{MaxActive: 2})
+	j = Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: append(append([]history.Record{}, h.Records[:2]...), h.Records[4:6]...)}, nil, Options{Thresholds: verdict.Thresholds{MaxActive: 2}})
 	if j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "1 of the jobs had not finished") {
 		t.Fatalf("ok and slow: verdict %s %v, want inconclusive about the unfinished job", j.Verdict, j.Reasons)
 	}

@@ -5,11 +5,11 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/osctl/osctl/pkg/redact"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // Verdicts.
@@ -23,16 +23,9 @@ const (
 type Options struct {
 	// Ignore lists base-name globs of files the app itself generates. Nil means DefaultIgnore.
 	Ignore []string
-	// MinAcknowledged is the acknowledged fraction of load requests a clean verdict needs; 0 is
-	// no requirement. (osctl stress passes its flag, 0.5 by default; OptionsOf reads a run's.)
-	MinAcknowledged float64
-	// MinContended is the fraction of analyses that must have seen two or more overlapping
-	// writes; 0 is no requirement.
-	MinContended float64
-	// MaxActive is the jobs ceiling; 0 takes the history header's.
-	MaxActive int
-	// Grace is how long a queued job may wait while capacity is free. The default is 1s.
-	Grace time.Duration
+	// Thresholds are the verdict's (OptionsOf reads a run's own). A MaxActive or Grace of 0
+	// takes the history header's, and a Grace of 0 there verdict.DefaultGrace.
+	verdict.Thresholds
 	// Partial marks a run cut short (Ctrl-C, error rate); nil takes the history footer's.
 	Partial *bool
 	// Settled reports whether the state was read after the target settled; nil takes the footer's.
@@ -64,11 +57,7 @@ type TransportFailures struct {
 // OptionsOf returns the thresholds and settings a run used, from its history's header: what
 // `osctl stress judge` applies unless a flag of its own overrides one.
 func OptionsOf(h *history.History) Options {
-	o := Options{Ignore: h.Header.Ignore, MinAcknowledged: h.Header.MinAcknowledged, MinContended: h.Header.MinContended, MaxActive: h.Header.MaxActive}
-	if d, err := time.ParseDuration(h.Header.Grace); err == nil {
-		o.Grace = d
-	}
-	return o
+	return Options{Ignore: h.Header.Ignore, Thresholds: h.Header.Thresholds}
 }
 
 // Pct formats a fraction as a percentage precise enough to tell 99.5% from 99.9% (and 99.95%):
@@ -211,10 +200,7 @@ func (o Options) withRunDefaults(h *history.History) Options {
 		}
 	}
 	if o.Grace == 0 {
-		o.Grace = time.Second
-		if d, err := time.ParseDuration(h.Header.Grace); err == nil && d > 0 {
-			o.Grace = d
-		}
+		o.Grace = h.Header.Grace
 	}
 	if o.MaxActive == 0 {
 		o.MaxActive = h.Header.MaxActive
@@ -325,7 +311,7 @@ func countLoad(h *history.History, j *Judgement) TransportFailures {
 }
 
 func jobsPower(h *history.History, o Options) *JobsPower {
-	p := JobsPowerOf(h, o.MaxActive, o.Grace)
+	p := JobsPowerOf(h, o.MaxActive, o.StrandGrace())
 	return &p
 }
 

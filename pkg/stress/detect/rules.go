@@ -68,7 +68,7 @@ type JobRules struct{}
 // Findings implements Rules.
 func (JobRules) Findings(h *history.History, _ *snapshot.State, o Options, j *Judgement) []Finding {
 	j.Power = jobsPower(h, o)
-	return Jobs(h, o.MaxActive, o.Grace)
+	return Jobs(h, o.MaxActive, o.StrandGrace())
 }
 
 // Unearned implements Rules.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 // SchemaVersion is the version of the history's line format, written in its header line. Version 2
@@ -225,16 +226,14 @@ type Header struct {
 	Ignore            []string `json:"ignore,omitempty"`
 	// Mix is the openstudio profile's effective mix: the operations it sent, by weight (start is
 	// 0 when no target may receive it).
-	Mix       map[string]int `json:"mix,omitempty"`
-	MaxActive int            `json:"max_active,omitempty"`
-	// MinAcknowledged and MinContended are the run's thresholds for a clean verdict (0: no
-	// requirement); `osctl stress judge` applies them unless told otherwise.
-	MinAcknowledged float64   `json:"min_acknowledged"`
-	MinContended    float64   `json:"min_contended"`
-	Grace           string    `json:"grace,omitempty"`
-	Started         time.Time `json:"started"`
-	Version         string    `json:"osctl_version,omitempty"`
-	Generator       string    `json:"generator,omitempty"`
+	Mix map[string]int `json:"mix,omitempty"`
+	// Thresholds are the run's thresholds for its verdict (max_active, min_acknowledged,
+	// min_contended, grace); `osctl stress judge` applies them unless told otherwise. The run
+	// writes MinAcknowledged and MinContended; the jobs profile its ceiling and grace.
+	verdict.Thresholds
+	Started   time.Time `json:"started"`
+	Version   string    `json:"osctl_version,omitempty"`
+	Generator string    `json:"generator,omitempty"`
 
 	// jobs profile: the service's dispatch tick, the status poll interval and how long one job
 	// was followed. A queued job is stranded only after Grace + DispatchInterval + Poll.

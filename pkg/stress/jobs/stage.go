@@ -48,7 +48,7 @@ func newStage(ctx context.Context, e *stress.StageEnv) (*stage, error) {
 	if err := e.Fleet().CheckJobs(ctx); err != nil {
 		return nil, stress.JobsError(err, cfg.Header)
 	}
-	hdr.MaxActive, hdr.Grace = maxActive, cfg.Grace.String()
+	hdr.MaxActive, hdr.Grace = maxActive, cfg.Grace
 	hdr.DispatchInterval, hdr.Poll, hdr.JobTimeout = cfg.DispatchInterval.String(), cfg.Poll.String(), cfg.JobTimeout.String()
 	return &stage{e: e}, nil
 }

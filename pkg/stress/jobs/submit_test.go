@@ -22,6 +22,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 const jobsToken = "profile-test-token-91c2"
@@ -90,7 +91,7 @@ func runJobs(t *testing.T, p *Submitter, timeout time.Duration) *attack.Stats {
 }
 
 func jobsHistory(p *Submitter, recs []history.Record, maxActive int) *history.History {
-	return &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", MaxActive: maxActive,
+	return &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", Thresholds: verdict.Thresholds{MaxActive: maxActive},
 		DispatchInterval: "100ms", Poll: p.Poll.String()}, Footer: &history.Footer{}, Records: recs}
 }
 

@@ -50,20 +50,17 @@ func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *hist
 	dirs := func() []string { return detect.Dirs(&history.History{Header: *e.Header, Records: e.Records()}) }
 	settled := !partial
 	if !partial && cfg.SettleTimeout > 0 {
-		quiet := cfg.SettleQuiet
-		if quiet <= 0 {
-			quiet = profile.DefaultSettleQuiet
-		}
+		so := profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: cfg.SettleQuiet}.WithDefaults()
 		e.Phase(stress.PhaseSettle, fmt.Sprintf("waiting for the analyses' jobs to leave \"queued\" and the files to settle: while they make progress, up to %s; stopping after %s without progress",
-			cfg.SettleTimeout, quiet))
+			cfg.SettleTimeout, so.Quiet))
 		var fp func(context.Context) (string, error)
 		if fr, ok := d.State.(stress.Fingerprinter); ok {
 			ds := dirs()
 			fp = func(ctx context.Context) (string, error) { return fr.Fingerprint(ctx, ds) }
 		}
-		sr := profile.Settle(ctx, profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: quiet, Interval: time.Second}, d.Now, e.Fleet().JobCounts, fp)
+		sr := profile.Settle(ctx, so, d.Now, e.Fleet().JobCounts, fp)
 		settled, f.SettleWait, f.SettleStopped = sr.Quiet, sr.Waited.Seconds(), sr.Stopped
-		e.Notice("%s", settleNotice(sr, cfg.SettleTimeout, quiet))
+		e.Notice("%s", settleNotice(sr, cfg.SettleTimeout, so.Quiet))
 		if !sr.Quiet {
 			e.Notice("the files were still changing when the wait for them stopped (%s)", sr.Stopped)
 		}

@@ -132,6 +132,18 @@ type SettleOptions struct {
 	Interval time.Duration
 }
 
+// WithDefaults fills what o leaves 0 (or below): Quiet with DefaultSettleQuiet, Interval with 1 s.
+// Settle waits as it says; a caller reads it to say how long that is.
+func (o SettleOptions) WithDefaults() SettleOptions {
+	if o.Interval <= 0 {
+		o.Interval = time.Second
+	}
+	if o.Quiet <= 0 {
+		o.Quiet = DefaultSettleQuiet
+	}
+	return o
+}
+
 // Settle waits until no job that status.json lists for the run's analyses is still queued (a start
 // only queues a job; a worker on some web pod extracts later, and the job leaves "queued" only
 // once its extraction succeeded) and the files stop changing: two identical fingerprints (a cheap
@@ -142,12 +154,7 @@ type SettleOptions struct {
 // --workers asks a load worker).
 func Settle(ctx context.Context, o SettleOptions, now func() time.Time, jobCounts func(context.Context) (jobs, queued int),
 	fingerprint func(context.Context) (string, error)) SettleResult {
-	if o.Interval <= 0 {
-		o.Interval = time.Second
-	}
-	if o.Quiet <= 0 {
-		o.Quiet = DefaultSettleQuiet
-	}
+	o = o.WithDefaults()
 	begin := now()
 	deadline := time.NewTimer(o.Ceiling)
 	defer deadline.Stop()

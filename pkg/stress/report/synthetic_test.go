@@ -8,6 +8,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
+	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
 var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
@@ -19,7 +20,7 @@ var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
 func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 	targets := []string{"http://127.0.0.1:9001", "http://127.0.0.1:9002", "http://127.0.0.1:9003"}
 	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Run: "0badc0de", Profile: "openstudio", Targets: targets,
-		Requests: n, Concurrency: 500, Analyses: analyses, Started: t0, MinAcknowledged: 0.5, MinContended: 0.5,
+		Requests: n, Concurrency: 500, Analyses: analyses, Started: t0, Thresholds: verdict.Thresholds{MinAcknowledged: 0.5, MinContended: 0.5},
 		Mix: map[string]int{"upload": 5, "start": 2, "data_point": 1, "upload_file": 2}}}
 	for i, u := range targets {
 		rep := i + 1

@@ -52,10 +52,14 @@ unless a flag here overrides one.`,
 			fl, ov := cmd.Flags(), &o.Override
 			ov.MinAcknowledged, ov.MinContended = ifSet(fl.Changed("min-acknowledged"), &minAck), ifSet(fl.Changed("min-contended"), &minCont)
 			ov.MaxActive, ov.Grace = ifSet(fl.Changed("max-active"), &maxActive), ifSet(fl.Changed("grace"), &grace)
+			if err := ov.Check(); err != nil {
+				return cmdutil.Usage("%w", err)
+			}
 			return o.State.Validate()
 		}, runF, judgeRun),
 	}
-	cmdutil.NameSettings(cmd, cmdutil.Settings{"History": "--history", "StateDir": "--state-dir", "StatePod": "--state-pod"})
+	cmdutil.NameSettings(cmd, cmdutil.Settings{"History": "--history", "StateDir": "--state-dir", "StatePod": "--state-pod",
+		"MinAcknowledged": "--min-acknowledged", "MinContended": "--min-contended", "MaxActive": "--max-active", "Grace": "--grace"})
 	fl := cmd.Flags()
 	fl.StringVar(&o.History, "history", "", "the run's history file")
 	o.State.Add(cmd, true)
