@@ -94,6 +94,24 @@ func pidsInCgroup(name string) []int {
 	return out
 }
 
+// sweep kills (SIGKILL) what list gives, and lists again until it gives nothing, for up to limit:
+// a process started between a listing and its kill (a shim starting a container's process as
+// the node stops) is in the next listing. It returns what was still listed at the limit.
+func sweep(list func() []int, limit time.Duration) []int {
+	deadline := time.Now().Add(limit)
+	for {
+		ps := list()
+		if len(ps) == 0 {
+			return nil
+		}
+		killAll(ps, syscall.SIGKILL, time.Until(deadline))
+		if time.Now().After(deadline) {
+			return list()
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
 // killAll sends sig to each pid, then waits up to limit for all of them to be gone.
 func killAll(ps []int, sig syscall.Signal, limit time.Duration) (left []int) {
 	for _, p := range ps {

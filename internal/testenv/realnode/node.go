@@ -223,10 +223,11 @@ func (n *Node) stop() error {
 		n.containerd.Stop(10 * time.Second)
 	}
 	if n.holder != nil {
-		if left := killAll(pidsInNamespace("mnt", n.mntIno, n.holder.Pid()), syscall.SIGKILL, 10*time.Second); len(left) > 0 {
-			errs = append(errs, "processes still alive in the node's mount namespace: "+describe(left))
+		if left := sweep(func() []int {
+			return append(pidsInNamespace("mnt", n.mntIno, n.holder.Pid()), pidsInCgroup(n.Cgroup)...)
+		}, 15*time.Second); len(left) > 0 {
+			errs = append(errs, "processes still alive in the node's mount namespace or cgroups: "+describe(left))
 		}
-		killAll(pidsInCgroup(n.Cgroup), syscall.SIGKILL, 5*time.Second)
 		n.holder.Kill()
 	}
 	if err := removeCgroup(n.Cgroup, 15*time.Second); err != nil {
