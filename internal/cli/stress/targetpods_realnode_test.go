@@ -111,20 +111,12 @@ func TestTargetPodsFollowsTheDeployment(t *testing.T) {
 	if r.Code == 2 {
 		t.Fatalf("stress with a pod deleted mid-run: exit 2 %v\n%s", rep.Reasons, r.Stderr)
 	}
-	var victimURL string
-	var replacement *report.Target
-	for i, tg := range rep.Targets {
-		switch {
-		case tg.Pod == victim:
-			victimURL = tg.URL
-			if !tg.Gone {
-				t.Errorf("the deleted pod's target is not marked gone: %+v", tg)
-			}
-		case !slices.Contains(before, tg.Pod):
-			replacement = &rep.Targets[i]
-		}
+	gone, replacement := victimAndReplacement(t, rep, victim, before)
+	victimURL := gone.URL
+	if !gone.Gone {
+		t.Errorf("the deleted pod's target is not marked gone: %+v", gone)
 	}
-	if victimURL == "" || replacement == nil || !replacement.Added || replacement.Requests == nil || *replacement.Requests == 0 {
+	if replacement == nil || !replacement.Added || replacement.Requests == nil || *replacement.Requests == 0 {
 		t.Fatalf("targets %+v: want the deleted pod %s gone and its replacement taken in with requests", rep.Targets, victim)
 	}
 	h, err := history.ReadFile(hist)
@@ -177,16 +169,8 @@ func TestNemesisKillsARealPod(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var victimURL string
-	var replacement *report.Target
-	for i, tg := range rep.Targets {
-		switch {
-		case tg.Pod == victim:
-			victimURL = tg.URL
-		case !slices.Contains(before, tg.Pod):
-			replacement = &rep.Targets[i]
-		}
-	}
+	gone, replacement := victimAndReplacement(t, rep, victim, before)
+	victimURL := gone.URL
 	if replacement == nil || replacement.Requests == nil || *replacement.Requests == 0 {
 		t.Fatalf("targets %+v: the killed pod's replacement was not taken in and sent requests before the run ended", rep.Targets)
 	}
@@ -198,4 +182,23 @@ func TestNemesisKillsARealPod(t *testing.T) {
 		}
 	}
 	t.Logf("exit %d %s; %s; replacement %s took %d requests", r.Code, rep.Verdict, strings.Join(rep.FaultLines(), "; "), replacement.Pod, *replacement.Requests)
+}
+
+// victimAndReplacement finds, among the report's targets, the victim pod's (the test fails
+// without one: the checks on its requests would hold vacuously) and a pod not among before (the
+// replacement, nil when none was taken in).
+func victimAndReplacement(t *testing.T, rep report.Report, victim string, before []string) (gone, replacement *report.Target) {
+	t.Helper()
+	for i, tg := range rep.Targets {
+		switch {
+		case tg.Pod == victim:
+			gone = &rep.Targets[i]
+		case !slices.Contains(before, tg.Pod):
+			replacement = &rep.Targets[i]
+		}
+	}
+	if gone == nil || gone.URL == "" {
+		t.Fatalf("targets %+v: the victim pod %s has no target in the report", rep.Targets, victim)
+	}
+	return gone, replacement
 }
