@@ -110,6 +110,11 @@ func TestLockDefaultsMatchPkgLock(t *testing.T) {
 	}
 	files := claimFiles(t)
 	for _, c := range lockDefaultClaims() {
+		for _, name := range c.mustIn {
+			if _, ok := files[name]; !ok {
+				t.Errorf("%s, where the %s must be stated, is not among the files read: moved or renamed? update the claim", name, c.what)
+			}
+		}
 		for name, text := range files {
 			ms := c.re.FindAllStringSubmatch(text, -1)
 			if len(ms) == 0 && slices.Contains(c.mustIn, name) {

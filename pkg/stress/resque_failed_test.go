@@ -26,8 +26,9 @@ import (
 // TestRunJudgesResqueFailedList: a run given the app's Redis (Deps.ResqueFailed) reads the failed
 // extractions from Resque's failed list there, in place of the sandbox's own endpoint: a failure
 // of one of the run's analyses during the run is a failed-extraction finding, live and offline
-// from the history; a failure of the same analysis from before the run and a malformed entry are
-// not, and the notice counts them; the list is left as it was.
+// from the history, and so is a failure of the run's analysis 0 stamped an hour before the run
+// (a server clock behind); a failure of another analysis from before the run and a malformed
+// entry are not, and the notice counts them; the list is left as it was.
 func TestRunJudgesResqueFailedList(t *testing.T) {
 	ctx := context.Background()
 	sb, err := sandbox.New(ctx, sandbox.Config{StateDir: t.TempDir(), Masters: []redis.UniversalClient{testenv.StartRedis(t).Client()},
@@ -47,7 +48,8 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 			"backtrace": []string{"app/models/analysis.rb:472"}, "worker": "web-2:77:analysis_wrappers", "queue": "analysis_wrappers"})
 		return string(b)
 	}
-	if err := app.RPush(ctx, key, entry(time.Now().Add(-time.Hour), profile.AnalysisID(run, 0)), "{torn").Err(); err != nil {
+	given := []string{entry(time.Now().Add(-time.Hour), "someone-else"), entry(time.Now().Add(-time.Hour), profile.AnalysisID(run, 0)), "{torn"}
+	if err := app.RPush(ctx, key, given[0], given[1], given[2]).Err(); err != nil {
 		t.Fatal(err)
 	}
 	u, _ := url.Parse(ts.URL)
@@ -59,7 +61,8 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 	d := stress.Deps{History: &hist, ResqueFailed: &stress.ResqueFailed{Client: app, Key: key, Name: "redis://app"},
 		Observer: stress.Observer{Phase: func(phase, _ string) {
 			if phase == stress.PhaseLoad { // the run's analysis 1 fails its extraction while the load runs
-				failedDuringLoad = app.RPush(ctx, key, entry(time.Now(), profile.AnalysisID(run, 1))).Err() == nil
+				given = append(given, entry(time.Now(), profile.AnalysisID(run, 1)))
+				failedDuringLoad = app.RPush(ctx, key, given[3]).Err() == nil
 			}
 		}}}
 	rep, err := stress.Run(ctx, cfg, d)
@@ -74,8 +77,9 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 				failed = append(failed, f.Object)
 			}
 		}
-		if !slices.Equal(failed, []string{profile.AnalysisID(run, 1)}) {
-			t.Errorf("%s: failed extractions of %v, want only %s's", how, failed, profile.AnalysisID(run, 1))
+		slices.Sort(failed)
+		if want := []string{profile.AnalysisID(run, 0), profile.AnalysisID(run, 1)}; !slices.Equal(failed, want) {
+			t.Errorf("%s: failed extractions of %v, want %v's", how, failed, want)
 		}
 	}
 	check("live", rep.Findings)
@@ -83,7 +87,7 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 		t.Errorf("verdict %s, want races", rep.Verdict)
 	}
 	notices := strings.Join(rep.Notices, "\n")
-	for _, want := range []string{"failed background jobs read from redis://app resque:failed: 1 failed extractions", "1 failed before the run began, ignored (1 of them name this run's analyses", "1 malformed entries skipped"} {
+	for _, want := range []string{"failed background jobs read from redis://app resque:failed: 2 failed extractions", "1 failed before the run began, ignored", "1 failures of this run's analyses are stamped before the run began, judged all the same", "1 malformed entries skipped"} {
 		if !strings.Contains(notices, want) {
 			t.Errorf("notices %q do not say %q", notices, want)
 		}
@@ -93,8 +97,8 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("offline", stress.Judge(h, nil, stress.JudgeOptions{}).Findings)
-	if n, _ := app.LLen(ctx, key).Result(); n != 3 {
-		t.Errorf("the failed list holds %d entries after the run, want the 3 it was given", n)
+	if after, err := app.LRange(ctx, key, 0, -1).Result(); err != nil || !slices.Equal(after, given) {
+		t.Errorf("the failed list after the run is %q (%v), want the %d entries it was given, unchanged", after, err, len(given))
 	}
 }
 

@@ -2,9 +2,12 @@ package resqueflags_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +26,12 @@ func TestResqueRedisRefusedBeforeTheLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var sent atomic.Int64 // a refusal comes before the load: the target must get no request
+	target := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		sent.Add(1)
+		http.Error(w, "no request was expected", http.StatusTeapot)
+	}))
+	t.Cleanup(target.Close)
 	pwFile := filepath.Join(t.TempDir(), "pw")
 	if err := os.WriteFile(pwFile, []byte(secret+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -45,7 +54,8 @@ func TestResqueRedisRefusedBeforeTheLoad(t *testing.T) {
 			t.Setenv("OSCTL_RESQUE_REDIS", c.env)
 			dir := t.TempDir()
 			report := filepath.Join(dir, "report.json")
-			args := append([]string{"stress", "--target", "http://127.0.0.1:1", "--requests", "10", "--report", report, "--history", filepath.Join(dir, "run.jsonl")}, c.args...)
+			hist := filepath.Join(dir, "run.jsonl")
+			args := append([]string{"stress", "--target", target.URL, "--requests", "10", "--report", report, "--history", hist}, c.args...)
 			r := testenv.RunOsctl(t, time.Minute, args...)
 			errLine, _, _ := strings.Cut(r.Stderr, "\n")
 			if r.Code != 2 || !strings.HasPrefix(errLine, "Error: ") || !strings.Contains(errLine, c.want) {
@@ -61,8 +71,13 @@ func TestResqueRedisRefusedBeforeTheLoad(t *testing.T) {
 			if strings.Contains(r.Output, "run ") || strings.Contains(r.Output, "creating the project") {
 				t.Errorf("the run began: %q", r.Output)
 			}
-			if _, err := os.Stat(report); err == nil {
-				t.Errorf("the report file was written before the error")
+			for _, f := range []string{report, hist} {
+				if _, err := os.Stat(f); err == nil {
+					t.Errorf("%s was written before the error", filepath.Base(f))
+				}
+			}
+			if n := sent.Load(); n != 0 {
+				t.Errorf("the target got %d requests before the error", n)
 			}
 		})
 	}
