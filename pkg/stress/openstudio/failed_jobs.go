@@ -90,7 +90,7 @@ func resqueNotice(name, key string, got profile.ResqueFailures) string {
 		s += fmt.Sprintf("; %d failed before the run began, ignored", got.Older)
 	}
 	if got.OlderOfRun > 0 {
-		s += fmt.Sprintf(" (%d of them name this run's analyses: is the server's clock behind this machine's?)", got.OlderOfRun)
+		s += fmt.Sprintf("; %d failures of this run's analyses are stamped before the run began, judged all the same (is the server's clock behind this machine's?)", got.OlderOfRun)
 	}
 	if got.Malformed > 0 {
 		s += fmt.Sprintf("; %d malformed entries skipped", got.Malformed)

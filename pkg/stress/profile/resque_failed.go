@@ -38,9 +38,10 @@ type ResqueFailures struct {
 	// Len is how many entries the list held; Read how many of the newest were read (at most
 	// ResqueFailedMax; fewer when a whole page of them failed before the run began).
 	Len, Read int64
-	// Older failed before the run began: not the run's, ignored. OlderOfRun of them name an
-	// analysis of the run all the same (the server's clock behind osctl's, or an earlier run of
-	// the same run id).
+	// Older are other failures from before the run began: not the run's, ignored. OlderOfRun
+	// are failures of the run's own analyses stamped before the run began (the server's clock
+	// behind osctl's, or an earlier run of the same run id): in Jobs all the same, since an
+	// analysis id is the run's, and a failure left out would be a false clean verdict.
 	Older, OlderOfRun int
 	// Others are failures since the run began of other jobs or other analyses: not judged.
 	Others int
@@ -79,6 +80,7 @@ func ReadResqueFailed(ctx context.Context, c redis.Cmdable, key string, since ti
 			}
 		}
 		out.Jobs = append(out.Jobs, jobs...) // oldest first, as the list is
+		reachedOlder = older > 0             // the reading got back to the run's start
 		if len(raw) == 0 || older == len(raw) {
 			reachedOlder = true
 			break // the list is in the order of failure: what lies before this page is older still
@@ -103,25 +105,25 @@ func (out *ResqueFailures) add(v string, since time.Time, keep func(string) bool
 	}
 	fj, isExtraction := f.extraction()
 	ofRun := isExtraction && keep(fj.Analysis)
+	older = latest.Before(since)
 	switch {
-	case latest.Before(since):
-		out.Older++
-		if ofRun {
+	case ofRun: // the run's own analysis: judged even when stamped before the run (a clock behind)
+		out.Jobs = append(out.Jobs, fj)
+		if older {
 			out.OlderOfRun++
 		}
-		return true
-	case ofRun:
-		out.Jobs = append(out.Jobs, fj)
+	case older:
+		out.Older++
 	default:
 		out.Others++
 	}
-	return false
+	return older
 }
 
 // failedBy is the latest time a failed_at (Ruby's Time#strftime("%Y/%m/%d %H:%M:%S %Z"), in the
 // worker's local time) can stand for: the time itself in UTC or GMT, or with a numeric zone
-// (+04, +0530); for any other zone name, which Go cannot resolve, the time as UTC plus 14
-// hours, the farthest zone ahead.
+// (+04, +0530); for any other zone name, which Go cannot resolve, the time as UTC plus 12
+// hours: the local time of the zone farthest behind UTC (UTC-12).
 func failedBy(s string) (time.Time, bool) {
 	i := strings.LastIndexByte(s, ' ')
 	if i < 0 {
@@ -141,7 +143,7 @@ func failedBy(s string) (time.Time, bool) {
 		}
 		return t.Add(-off), true
 	default:
-		return t.Add(14 * time.Hour), true
+		return t.Add(12 * time.Hour), true
 	}
 }
 
