@@ -43,11 +43,11 @@ type Submitter struct {
 	Timeout time.Duration
 	// Header is added to every request (X-ELB-API-Token).
 	Header http.Header
-	// profile.Shard is this process's part of the load (the zero Shard: all of it); Sending receives each
+	// Shard is this process's part of the load (the zero Shard: all of it); Sending receives each
 	// submit's record as it is about to be sent (see OpenStudio).
 	Shard   profile.Shard
 	Sending profile.Recorder
-	// profile.Pool, when set, holds the targets while they change (osctl stress --target-pods): the
+	// Pool, when set, holds the targets while they change (osctl stress --target-pods): the
 	// submissions go to its live targets.
 	Pool *profile.Pool
 

@@ -43,11 +43,11 @@ type Load struct {
 	TailWait     time.Duration
 	// Concurrency is the load's concurrency: at most Requests-Concurrency requests are held back.
 	Concurrency int
-	// profile.Shard is this process's part of the load (the zero Shard: all of it); Requests and
+	// Shard is this process's part of the load (the zero Shard: all of it); Requests and
 	// Concurrency stay the whole load's and this process's. A worker that did not run the setup
 	// starts from Restore.
 	Shard profile.Shard
-	// profile.Pool, when set, holds the targets while they change during the run (osctl stress
+	// Pool, when set, holds the targets while they change during the run (osctl stress
 	// --target-pods): the load and the read-backs go to its live targets, Targets and
 	// StartTargets only when it has none.
 	Pool *profile.Pool

@@ -8,8 +8,8 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// Readback reads every record of plan (what the run created, PlanReadback) back through the profile.API, one GET per record, and
-// records one read-back line for each (records are judged through the profile.API, docs/architecture.md).
+// Readback reads every record of plan (what the run created, PlanReadback) back through the API, one GET per record, and
+// records one read-back line for each (records are judged through the API, docs/architecture.md).
 // A record is there only when the body holds a record whose id is the one asked for: the real
 // server answers a missing project or analysis with 200 and null. It also reads every analysis's
 // status.json once, so that the judge knows which of its jobs left "queued" (an extraction ran).

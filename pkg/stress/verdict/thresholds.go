@@ -52,7 +52,7 @@ func (t Thresholds) Check() error {
 	case t.Grace < 0:
 		return setting.Errorf("Grace", "%s: must be 0 or more", t.Grace)
 	case t.MaxActive < 0:
-		return setting.Errorf("MaxActive", "%d: must be 1 or more", t.MaxActive)
+		return setting.Errorf("MaxActive", "%d: must be 0 (the sandbox's) or more", t.MaxActive)
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func TestCheck(t *testing.T) {
 		{"MinAcknowledged", verdict.Thresholds{MinAcknowledged: -0.1}, "-0.1: use a fraction between 0 and 1"},
 		{"MinContended", verdict.Thresholds{MinContended: 2}, "2: use a fraction between 0 and 1"},
 		{"Grace", verdict.Thresholds{Grace: verdict.Duration(-time.Second)}, "-1s: must be 0 or more"},
-		{"MaxActive", verdict.Thresholds{MaxActive: -1}, "-1: must be 1 or more"},
+		{"MaxActive", verdict.Thresholds{MaxActive: -1}, "-1: must be 0 (the sandbox's) or more"},
 	} {
 		err := c.th.Check()
 		se, ok := setting.As(err)

@@ -18,7 +18,7 @@ func TestJudgeOverridesChecked(t *testing.T) {
 		{[]string{"--min-acknowledged", "2"}, "--min-acknowledged 2: use a fraction between 0 and 1"},
 		{[]string{"--min-contended", "-0.5"}, "--min-contended -0.5: use a fraction between 0 and 1"},
 		{[]string{"--grace", "-1s"}, "--grace -1s: must be 0 or more"},
-		{[]string{"--max-active", "-2"}, "--max-active -2: must be 1 or more"},
+		{[]string{"--max-active", "-2"}, "--max-active -2: must be 0 (the sandbox's) or more"},
 	} {
 		f := cmdutil.TestFactory()
 		ran := false
