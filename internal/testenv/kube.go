@@ -74,8 +74,15 @@ type Kube struct {
 	Clients    *k8s.Clients
 
 	opts  ControlPlane
+	ports kubePorts
 	mu    sync.Mutex
-	procs []*proc.Group
+	procs []component
+}
+
+// component is one process of the control plane: its name (also its log's) and its group.
+type component struct {
+	name string
+	g    *proc.Group
 }
 
 // atExit are what RunMain runs after the tests, newest first (AtExit).
@@ -158,6 +165,7 @@ func startKube(dir, bin string, o ControlPlane) (*Kube, error) {
 		}
 	}
 	k.Server = fmt.Sprintf("https://127.0.0.1:%d", p.api)
+	k.ports = p
 	cfgs, err := k.writeKubeconfigs(pki)
 	if err != nil {
 		return nil, err
@@ -275,7 +283,9 @@ func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) erro
 	}
 	return k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),
 		"--kubeconfig="+cfgs.sched, "--authentication-kubeconfig="+cfgs.sched, "--authorization-kubeconfig="+cfgs.sched,
-		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.sched), "--leader-elect=false", "--profiling=false", "--v=1")
+		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.sched),
+		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
+		"--leader-elect=false", "--profiling=false", "--v=1")
 }
 
 // startKwok applies kwok's CRDs and the fake nodes, and starts kwok with its pod and node stages.
@@ -346,7 +356,7 @@ func (k *Kube) start(name string, env []string, bin string, args ...string) erro
 	}
 	go func() { <-g.Done(); logf.Close() }()
 	k.mu.Lock()
-	k.procs = append(k.procs, g)
+	k.procs = append(k.procs, component{name, g})
 	k.mu.Unlock()
 	return nil
 }
@@ -358,11 +368,11 @@ func (k *Kube) Stop() {
 	k.procs = nil
 	k.mu.Unlock()
 	for i := len(procs) - 1; i >= 0; i-- {
-		_ = procs[i].Cmd.Process.Signal(syscall.SIGKILL)
+		_ = procs[i].g.Cmd.Process.Signal(syscall.SIGKILL)
 	}
 	for _, p := range procs {
 		select {
-		case <-p.Done():
+		case <-p.g.Done():
 		case <-time.After(10 * time.Second):
 		}
 	}
@@ -560,17 +570,10 @@ func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool
 }
 
 func waitReady(url, pki string, timeout time.Duration) error {
-	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	c, err := adminClient(pki)
 	if err != nil {
 		return err
 	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caPEM)
-	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
-	if err != nil {
-		return err
-	}
-	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
 		resp, err := c.Get(url)
@@ -583,6 +586,24 @@ func waitReady(url, pki string, timeout time.Duration) error {
 		time.Sleep(200 * time.Millisecond)
 	}
 	return fmt.Errorf("not ready within %v", timeout)
+}
+
+// adminHTTP is an HTTPS client that trusts the control plane's CA and presents the admin's
+// certificate, for the components' own endpoints.
+func (k *Kube) adminHTTP() (*http.Client, error) { return adminClient(k.PKI()) }
+
+func adminClient(pki string) (*http.Client, error) {
+	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}, nil
 }
 
 func tail(path string) string {
@@ -710,7 +731,7 @@ func (k *Kube) ReadyPods(t testing.TB, ns, selector string, n int) []string {
 		}
 		if time.Now().After(deadline) {
 			state, _ := k.kubectl(nil, "get", "pods,events", "-n", ns, "-o", "wide")
-			t.Fatalf("timed out after %v waiting for %d ready pods %s in %s (%d ready, last error %v):\n%s", limit, n, selector, ns, len(names), err, state)
+			t.Fatalf("timed out after %v waiting for %d ready pods %s in %s (%d ready, last error %v):\n%s\n%s", limit, n, selector, ns, len(names), err, state, k.Diagnose())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

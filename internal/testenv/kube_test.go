@@ -89,3 +89,19 @@ spec:
 		t.Fatalf("GET through the forward = %q", got)
 	}
 }
+
+// TestDiagnoseSaysWhatRuns: what a timed-out pod wait prints names each component running, the
+// scheduler's health and queue as the scheduler itself reports them, and both nodes Ready.
+func TestDiagnoseSaysWhatRuns(t *testing.T) {
+	k := SharedKube(t)
+	d := k.Diagnose()
+	for _, want := range []string{"kube-scheduler running", "kwok running", "kube-controller-manager running",
+		"healthz: 200 ok", `pending pods {queue="active"} 0`, "node kwok-node-0: Ready=True", "node kwok-node-1: Ready=True"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("no %q in:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "EXITED") {
+		t.Errorf("a component exited:\n%s", d)
+	}
+}
