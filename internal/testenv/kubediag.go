@@ -108,8 +108,9 @@ func (k *Kube) schedulerState() string {
 	return health + "; pending pods " + strings.Join(pending, " ")
 }
 
-// logTail is the last 20 lines of a component's log, without the lines every delegating
-// component logs again and again because this apiserver has no front-proxy CA.
+// logTail is the last 20 lines of a component's log (each cut at 400 bytes), without its echo
+// of its flags and the lines every delegating component logs again and again because this
+// apiserver has no front-proxy CA.
 func logTail(path string) string {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -117,9 +118,13 @@ func logTail(path string) string {
 	}
 	var keep []string
 	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		if !strings.Contains(l, "requestheader-client-ca-file") {
-			keep = append(keep, l)
+		if strings.Contains(l, "requestheader-client-ca-file") || strings.Contains(l, "] FLAG: --") {
+			continue
 		}
+		if len(l) > 400 {
+			l = l[:400] + "..."
+		}
+		keep = append(keep, l)
 	}
 	return strings.Join(keep[max(0, len(keep)-20):], "\n")
 }
