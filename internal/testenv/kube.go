@@ -361,7 +361,7 @@ func (k *Kube) start(name string, env []string, bin string, args ...string) (*pr
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(append(os.Environ(), "HOME="+filepath.Join(k.Dir, "home")), env...)
-	g, err := proc.Start(cmd, syscall.SIGKILL)
+	g, err := startFromSpawner(cmd)
 	if err != nil {
 		logf.Close()
 		return nil, fmt.Errorf("starting %s: %w", name, err)
