@@ -17,6 +17,10 @@ type ControlPlane struct {
 	APIServerFlags, ControllerManagerFlags []string
 	// Controllers replaces the controller manager's list of controllers (e.g. "*").
 	Controllers string
+
+	// freePort, when set, gives the port a component (by name) is started on, for the test of a
+	// port another process took first.
+	freePort func(component string) (int, error)
 }
 
 func (o ControlPlane) apiserverFlags() []string {

@@ -28,7 +28,6 @@ import (
 	"github.com/osctl/osctl/internal/kubeconfig"
 	"github.com/osctl/osctl/pkg/k8s"
 	"github.com/osctl/osctl/pkg/proc"
-	"github.com/osctl/osctl/pkg/redisproc"
 )
 
 // Versions of the control plane the harness runs; scripts/k8s-build.sh builds them.
@@ -74,8 +73,15 @@ type Kube struct {
 	Clients    *k8s.Clients
 
 	opts  ControlPlane
+	ports kubePorts
 	mu    sync.Mutex
-	procs []*proc.Group
+	procs []component
+}
+
+// component is one process of the control plane: its name (also its log's) and its group.
+type component struct {
+	name string
+	g    *proc.Group
 }
 
 // atExit are what RunMain runs after the tests, newest first (AtExit).
@@ -151,9 +157,11 @@ func startKube(dir, bin string, o ControlPlane) (*Kube, error) {
 		return nil, err
 	}
 	var p kubePorts
-	for _, port := range []*int{&p.etcd, &p.peer, &p.api, &p.kcm, &p.sched, &p.kwok} {
+	// The components that start later (controller manager, scheduler, kwok) get theirs as they
+	// start (startListening).
+	for i, port := range []*int{&p.etcd, &p.peer, &p.api} {
 		var err error
-		if *port, err = redisproc.FreePort(); err != nil {
+		if *port, err = k.freePort([]string{"etcd", "etcd-peer", "kube-apiserver"}[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -162,11 +170,12 @@ func startKube(dir, bin string, o ControlPlane) (*Kube, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := k.startControlPlane(p, pki, cfgs); err != nil {
+	k.ports = p
+	if err := k.startControlPlane(pki, cfgs); err != nil {
 		return nil, err
 	}
 	if o.Kwok {
-		if err := k.startKwok(p, pki, cfgs.admin); err != nil {
+		if err := k.startKwok(pki, cfgs.admin); err != nil {
 			return nil, err
 		}
 	}
@@ -182,7 +191,7 @@ func startKube(dir, bin string, o ControlPlane) (*Kube, error) {
 	return k, nil
 }
 
-// kubePorts are the loopback ports of one control plane's components.
+// kubePorts are the loopback ports of one control plane's components (0 until it started).
 type kubePorts struct{ etcd, peer, api, kcm, sched, kwok int }
 
 // kubeconfigs are the files the components and the tests authenticate with.
@@ -233,17 +242,17 @@ current-context: local
 `, server, pki, user, credentials, use)
 }
 
-// startControlPlane starts etcd, kube-apiserver (and waits until it is ready), the controllers
-// the tests need, and the scheduler.
-func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) error {
-	bin := k.BinDir
-	if err := k.start("etcd", nil, filepath.Join(bin, "etcd"), "--name=e0", "--data-dir="+filepath.Join(k.Dir, "etcd-data"),
+// startControlPlane starts etcd, kube-apiserver, the controllers the tests need, and the
+// scheduler, and waits until each answers ready.
+func (k *Kube) startControlPlane(pki string, cfgs kubeconfigs) error {
+	bin, p := k.BinDir, k.ports
+	if _, err := k.start("etcd", nil, filepath.Join(bin, "etcd"), "--name=e0", "--data-dir="+filepath.Join(k.Dir, "etcd-data"),
 		fmt.Sprintf("--listen-client-urls=http://127.0.0.1:%d", p.etcd), fmt.Sprintf("--advertise-client-urls=http://127.0.0.1:%d", p.etcd),
 		fmt.Sprintf("--listen-peer-urls=http://127.0.0.1:%d", p.peer), fmt.Sprintf("--initial-advertise-peer-urls=http://127.0.0.1:%d", p.peer),
 		fmt.Sprintf("--initial-cluster=e0=http://127.0.0.1:%d", p.peer), "--unsafe-no-fsync=true", "--log-level=warn"); err != nil {
 		return err
 	}
-	if err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"), append([]string{
+	api, err := k.start("kube-apiserver", nil, filepath.Join(bin, "kube-apiserver"), append([]string{
 		fmt.Sprintf("--etcd-servers=http://127.0.0.1:%d", p.etcd),
 		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.api),
 		"--tls-cert-file=" + pki + "/apiserver.crt", "--tls-private-key-file=" + pki + "/apiserver.key",
@@ -252,11 +261,12 @@ func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) erro
 		"--service-account-key-file=" + pki + "/sa.pub", "--service-account-signing-key-file=" + pki + "/sa.key",
 		"--service-cluster-ip-range=10.0.0.0/24", "--authorization-mode=Node,RBAC",
 		"--kubelet-preferred-address-types=InternalIP",
-		"--cert-dir=" + filepath.Join(k.Dir, "apiserver-certs"), "--profiling=false", "--v=1"}, k.opts.apiserverFlags()...)...); err != nil {
+		"--cert-dir=" + filepath.Join(k.Dir, "apiserver-certs"), "--profiling=false", "--v=1"}, k.opts.apiserverFlags()...)...)
+	if err != nil {
 		return err
 	}
-	if err := waitReady(k.Server+"/readyz", pki, 60*time.Second); err != nil {
-		return fmt.Errorf("kube-apiserver: %w (log: %s)", err, tail(filepath.Join(k.Dir, "logs", "kube-apiserver.log")))
+	if err := k.waitReady(api, k.Server+"/readyz", 60*time.Second); err != nil {
+		return fmt.Errorf("kube-apiserver: %w (log: %s)", err, logTail(filepath.Join(k.Dir, "logs", "kube-apiserver.log")))
 	}
 	controllers := "deployment-controller,replicaset-controller,horizontal-pod-autoscaler-controller,serviceaccount-controller," +
 		"namespace-controller,garbage-collector-controller,root-ca-certificate-publisher-controller,pod-garbage-collector-controller," +
@@ -264,22 +274,29 @@ func (k *Kube) startControlPlane(p kubePorts, pki string, cfgs kubeconfigs) erro
 	if k.opts.Controllers != "" {
 		controllers = k.opts.Controllers
 	}
-	if err := k.start("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"), append([]string{
-		"--kubeconfig=" + cfgs.kcm, "--authentication-kubeconfig=" + cfgs.kcm, "--authorization-kubeconfig=" + cfgs.kcm,
-		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.kcm),
-		"--leader-elect=false", "--use-service-account-credentials=true",
-		"--service-account-private-key-file=" + pki + "/sa.key", "--root-ca-file=" + pki + "/ca.crt",
-		"--horizontal-pod-autoscaler-sync-period=2s", "--controllers=" + controllers,
-		"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"}, k.opts.ControllerManagerFlags...)...); err != nil {
+	serving := []string{"--bind-address=127.0.0.1", "--tls-cert-file=" + pki + "/apiserver.crt", "--tls-private-key-file=" + pki + "/apiserver.key"}
+	k.ports.kcm, err = k.startListening("kube-controller-manager", nil, filepath.Join(bin, "kube-controller-manager"), "/healthz", func(port int) []string {
+		return append(append([]string{
+			"--kubeconfig=" + cfgs.kcm, "--authentication-kubeconfig=" + cfgs.kcm, "--authorization-kubeconfig=" + cfgs.kcm,
+			fmt.Sprintf("--secure-port=%d", port), "--leader-elect=false", "--use-service-account-credentials=true",
+			"--service-account-private-key-file=" + pki + "/sa.key", "--root-ca-file=" + pki + "/ca.crt",
+			"--horizontal-pod-autoscaler-sync-period=2s", "--controllers=" + controllers,
+			"--pvclaimbinder-sync-period=2s", "--profiling=false", "--v=1"}, serving...), k.opts.ControllerManagerFlags...)
+	})
+	if err != nil {
 		return err
 	}
-	return k.start("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"),
-		"--kubeconfig="+cfgs.sched, "--authentication-kubeconfig="+cfgs.sched, "--authorization-kubeconfig="+cfgs.sched,
-		"--bind-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", p.sched), "--leader-elect=false", "--profiling=false", "--v=1")
+	// /readyz: the scheduler has its informers' caches synced, so it places pods from now on.
+	k.ports.sched, err = k.startListening("kube-scheduler", nil, filepath.Join(bin, "kube-scheduler"), "/readyz", func(port int) []string {
+		return append([]string{
+			"--kubeconfig=" + cfgs.sched, "--authentication-kubeconfig=" + cfgs.sched, "--authorization-kubeconfig=" + cfgs.sched,
+			fmt.Sprintf("--secure-port=%d", port), "--leader-elect=false", "--profiling=false", "--v=1"}, serving...)
+	})
+	return err
 }
 
 // startKwok applies kwok's CRDs and the fake nodes, and starts kwok with its pod and node stages.
-func (k *Kube) startKwok(p kubePorts, pki, admin string) error {
+func (k *Kube) startKwok(pki, admin string) error {
 	bin := k.BinDir
 	if out, err := k.kubectl(nil, "apply", "-f", filepath.Join(bin, "..", "kwok-crds")); err != nil {
 		return fmt.Errorf("applying kwok CRDs: %v: %s", err, out)
@@ -292,13 +309,15 @@ func (k *Kube) startKwok(p kubePorts, pki, admin string) error {
 		return err
 	}
 	env := []string{"PATH=" + filepath.Join(k.Dir, "shim") + ":" + os.Getenv("PATH")}
-	return k.start("kwok", env, filepath.Join(bin, "kwok"), "--kubeconfig="+admin,
-		"--config="+stages,
-		"--enable-crds=Exec,ClusterExec,PortForward,ClusterPortForward",
-		"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
-		"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", p.kwok), fmt.Sprintf("--server-address=127.0.0.1:%d", p.kwok),
-		"--tls-cert-file="+pki+"/apiserver.crt", "--tls-private-key-file="+pki+"/apiserver.key",
-		"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40")
+	k.ports.kwok, err = k.startListening("kwok", env, filepath.Join(bin, "kwok"), "/healthz", func(port int) []string {
+		return []string{"--kubeconfig=" + admin, "--config=" + stages,
+			"--enable-crds=Exec,ClusterExec,PortForward,ClusterPortForward",
+			"--manage-all-nodes=false", "--manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake",
+			"--node-ip=127.0.0.1", fmt.Sprintf("--node-port=%d", port), fmt.Sprintf("--server-address=127.0.0.1:%d", port),
+			"--tls-cert-file=" + pki + "/apiserver.crt", "--tls-private-key-file=" + pki + "/apiserver.key",
+			"--cidr=10.244.0.1/24", "--node-lease-duration-seconds=40"}
+	})
+	return err
 }
 
 // waitNodes waits until both fake nodes are Ready and untainted and the default ServiceAccount
@@ -323,6 +342,9 @@ func (k *Kube) waitNodes(limit time.Duration) error {
 		if ready == 2 && saErr == nil {
 			return nil
 		}
+		if gone := k.exited(); gone != "" {
+			return fmt.Errorf("waiting for the nodes: %s", gone)
+		}
 		if ctx.Err() != nil {
 			return fmt.Errorf("nodes not ready and untainted within %v (kwok log: %s)", limit, tail(filepath.Join(k.Dir, "logs", "kwok.log")))
 		}
@@ -331,24 +353,24 @@ func (k *Kube) waitNodes(limit time.Duration) error {
 }
 
 // start launches one component in its own process group; it dies with the test process.
-func (k *Kube) start(name string, env []string, bin string, args ...string) error {
+func (k *Kube) start(name string, env []string, bin string, args ...string) (*proc.Group, error) {
 	logf, err := os.Create(filepath.Join(k.Dir, "logs", name+".log"))
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = append(append(os.Environ(), "HOME="+filepath.Join(k.Dir, "home")), env...)
-	g, err := proc.Start(cmd, syscall.SIGKILL)
+	g, err := startFromSpawner(cmd)
 	if err != nil {
 		logf.Close()
-		return fmt.Errorf("starting %s: %w", name, err)
+		return nil, fmt.Errorf("starting %s: %w", name, err)
 	}
 	go func() { <-g.Done(); logf.Close() }()
 	k.mu.Lock()
-	k.procs = append(k.procs, g)
+	k.procs = append(k.procs, component{name, g})
 	k.mu.Unlock()
-	return nil
+	return g, nil
 }
 
 // Stop ends every component the harness started, by pid, newest first.
@@ -358,11 +380,11 @@ func (k *Kube) Stop() {
 	k.procs = nil
 	k.mu.Unlock()
 	for i := len(procs) - 1; i >= 0; i-- {
-		_ = procs[i].Cmd.Process.Signal(syscall.SIGKILL)
+		_ = procs[i].g.Cmd.Process.Signal(syscall.SIGKILL)
 	}
 	for _, p := range procs {
 		select {
-		case <-p.Done():
+		case <-p.g.Done():
 		case <-time.After(10 * time.Second):
 		}
 	}
@@ -559,20 +581,18 @@ func WaitFor(t testing.TB, timeout time.Duration, what string, cond func() (bool
 	}
 }
 
-func waitReady(url, pki string, timeout time.Duration) error {
-	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+// waitReady polls url (an endpoint of component g, with this control plane's certificate) until
+// it answers 200; it gives up at once when g has exited.
+func (k *Kube) waitReady(g *proc.Group, url string, timeout time.Duration) error {
+	c, err := k.adminHTTP()
 	if err != nil {
 		return err
 	}
-	pool := x509.NewCertPool()
-	pool.AppendCertsFromPEM(caPEM)
-	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
-	if err != nil {
-		return err
-	}
-	c := &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}
 	deadline := time.Now().Add(timeout)
 	for time.Now().Before(deadline) {
+		if g.Exited() {
+			return fmt.Errorf("exited (%v) before %s answered", g.Err(), url)
+		}
 		resp, err := c.Get(url)
 		if err == nil {
 			resp.Body.Close()
@@ -582,7 +602,25 @@ func waitReady(url, pki string, timeout time.Duration) error {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	return fmt.Errorf("not ready within %v", timeout)
+	return fmt.Errorf("%s not ready within %v", url, timeout)
+}
+
+// adminHTTP is an HTTPS client that trusts the control plane's CA and presents the admin's
+// certificate, for the components' own endpoints.
+func (k *Kube) adminHTTP() (*http.Client, error) { return adminClient(k.PKI()) }
+
+func adminClient(pki string) (*http.Client, error) {
+	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	pool.AppendCertsFromPEM(caPEM)
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
+	if err != nil {
+		return nil, err
+	}
+	return &http.Client{Timeout: 2 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, Certificates: []tls.Certificate{cert}}}}, nil
 }
 
 func tail(path string) string {
@@ -698,7 +736,8 @@ spec: {}
 
 // ReadyPods waits up to a minute until n pods matching selector in ns are Ready and returns
 // their names. A failed List is tried again (the API server answers slowly on a loaded
-// machine); when the minute is over, the test fails with the namespace's pods and events.
+// machine); when the minute is over, or at once when a component of the control plane has
+// exited, the test fails with the namespace's pods and events and Diagnose.
 func (k *Kube) ReadyPods(t testing.TB, ns, selector string, n int) []string {
 	t.Helper()
 	const limit = 60 * time.Second
@@ -708,9 +747,14 @@ func (k *Kube) ReadyPods(t testing.TB, ns, selector string, n int) []string {
 		if err == nil && len(names) >= n {
 			return names
 		}
-		if time.Now().After(deadline) {
+		gone := k.exited()
+		if gone != "" || time.Now().After(deadline) {
+			why := fmt.Sprintf("timed out after %v", limit)
+			if gone != "" {
+				why = "the control plane is broken: " + gone + ";"
+			}
 			state, _ := k.kubectl(nil, "get", "pods,events", "-n", ns, "-o", "wide")
-			t.Fatalf("timed out after %v waiting for %d ready pods %s in %s (%d ready, last error %v):\n%s", limit, n, selector, ns, len(names), err, state)
+			t.Fatalf("%s waiting for %d ready pods %s in %s (%d ready, last error %v):\n%s\n%s", why, n, selector, ns, len(names), err, state, k.Diagnose())
 		}
 		time.Sleep(100 * time.Millisecond)
 	}

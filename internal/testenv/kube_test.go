@@ -2,7 +2,10 @@ package testenv
 
 import (
 	"context"
+	"fmt"
+	"net"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/osctl/osctl/pkg/k8s"
+	"github.com/osctl/osctl/pkg/redisproc"
 )
 
 func TestMain(m *testing.M) { os.Exit(RunMain(m)) }
@@ -87,5 +91,66 @@ spec:
 	})
 	if got != "yes" {
 		t.Fatalf("GET through the forward = %q", got)
+	}
+}
+
+// TestDiagnoseSaysWhatRuns: what a timed-out pod wait prints names each component running, the
+// scheduler's health and queue as the scheduler itself reports them, and both nodes Ready.
+func TestDiagnoseSaysWhatRuns(t *testing.T) {
+	k := SharedKube(t)
+	d := k.Diagnose()
+	for _, want := range []string{"kube-scheduler running", "kwok running", "kube-controller-manager running",
+		"healthz: 200 ok", `pending pods {queue="active"} 0`, "node kwok-node-0: Ready=True", "node kwok-node-1: Ready=True"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("no %q in:\n%s", want, d)
+		}
+	}
+	if strings.Contains(d, "EXITED") {
+		t.Errorf("a component exited:\n%s", d)
+	}
+}
+
+// TestComponentsStartAgainWhenTheirPortIsTaken: the controller manager, the scheduler and kwok
+// are each given first a port that another listener holds (as another test binary may take a
+// free port before the component listens on it). Each exits on it; the control plane still comes
+// up, with each on another port, and schedules a pod onto a kwok node that makes it Ready.
+func TestComponentsStartAgainWhenTheirPortIsTaken(t *testing.T) {
+	SkipIfShort(t, "the kube-apiserver harness")
+	_, ok := KubeBinDir()
+	Require(t, ok, "Kubernetes control plane binaries (run scripts/k8s-build.sh)")
+	taken := map[string]int{}
+	o := ControlPlane{Kwok: true, freePort: func(component string) (int, error) {
+		if _, done := taken[component]; done || component == "etcd" || component == "etcd-peer" || component == "kube-apiserver" {
+			return redisproc.FreePort()
+		}
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return 0, err
+		}
+		t.Cleanup(func() { l.Close() })
+		taken[component] = l.Addr().(*net.TCPAddr).Port
+		return taken[component], nil
+	}}
+	dir := t.TempDir()
+	k, err := StartControlPlane(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(k.Stop)
+	for _, c := range []string{"kube-controller-manager", "kube-scheduler", "kwok"} {
+		b, err := os.ReadFile(filepath.Join(dir, "logs", c+".log.port-taken-1"))
+		if want := fmt.Sprintf("127.0.0.1:%d: bind: address already in use", taken[c]); err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("%s: the first start's log (%v) does not say %q", c, err, want)
+		}
+	}
+	if d := k.Diagnose(); strings.Contains(d, "EXITED") || !strings.Contains(d, "healthz: 200 ok") {
+		t.Errorf("after the retries:\n%s", d)
+	}
+	ns := k.NewNamespace(t)
+	k.Apply(t, ns, WebDeployment(1, "containers: [{name: web, image: registry.invalid/web:1}]"))
+	pod := k.ReadyPods(t, ns, "app=web", 1)[0]
+	p, err := k.Clients.Clientset.CoreV1().Pods(ns).Get(context.Background(), pod, metav1.GetOptions{})
+	if err != nil || !strings.HasPrefix(p.Spec.NodeName, "kwok-node-") {
+		t.Fatalf("pod %s: node %q, %v; want a kwok node", pod, p.Spec.NodeName, err)
 	}
 }
