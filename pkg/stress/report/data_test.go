@@ -10,6 +10,9 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
+// t0 is when the test runs begin.
+var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
+
 func req(seq int64, op, target, outcome string, startMS, durMS int) history.Record {
 	s := t0.Add(time.Duration(startMS) * time.Millisecond)
 	status := 200

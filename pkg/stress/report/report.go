@@ -116,6 +116,10 @@ type Report struct {
 	// JSON report: Build makes them from the history.
 	Timelines []Timeline `json:"-"`
 
+	// active are the stretches during which the run's objects were surely active (its jobs'), as
+	// the verdict found them (detect.Judgement.Active): the timelines draw them.
+	active []detect.Span
+
 	// names renders {Name} setting references in the text Next returns (NameSettings).
 	names func(string) string
 }
@@ -151,7 +155,7 @@ func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
 	th := j.Thresholds
 	r.Thresholds = &th
-	r.Power = j.Power
+	r.Power, r.active = j.Power, j.Active
 	if r.Findings == nil {
 		r.Findings = []detect.Finding{}
 	}

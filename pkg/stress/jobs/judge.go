@@ -1,4 +1,4 @@
-package detect
+package jobs
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -86,9 +87,9 @@ func seen(line *history.Record) bool {
 	return false
 }
 
-// JobsNotFinished counts the acknowledged jobs that were followed but had not ended, nor
+// NotFinished counts the acknowledged jobs that were followed but had not ended, nor
 // disappeared, when following them stopped (--job-timeout): the run says nothing about them.
-func JobsNotFinished(h *history.History) int {
+func NotFinished(h *history.History) int {
 	r := readJobsRun(h)
 	n := 0
 	for _, id := range r.ids {
@@ -99,7 +100,7 @@ func JobsNotFinished(h *history.History) int {
 	return n
 }
 
-// Jobs judges the jobs profile from observation only (docs/architecture.md, the stress contract, 7). Every interval is
+// Findings judges the jobs profile from observation only (docs/architecture.md, the stress contract, 7). Every interval is
 // taken so that a correct server gives no finding whatever the polling granularity:
 //
 //   - surely active: from the end of the first poll of a run of polls that saw the job active
@@ -114,9 +115,9 @@ func JobsNotFinished(h *history.History) int {
 //     followed counts as holding one throughout);
 //   - invisible: an acknowledged job never found; lost: one that answered 404 after it was
 //     seen. A job still active when following it stopped is not finished: no finding
-//     (JobsNotFinished).
-func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
-	var out []Finding
+//     (NotFinished).
+func Findings(h *history.History, maxActive int, grace time.Duration) []detect.Finding {
+	var out []detect.Finding
 	r := readJobsRun(h)
 	limit := StrandLimit(h, grace)
 	var sure, could, queued []interval
@@ -124,17 +125,17 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 		sub, line := r.submits[id], r.lines[id]
 		if line == nil || !seen(line) {
 			if line != nil {
-				out = append(out, Finding{Kind: Invisible, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)},
+				out = append(out, detect.Finding{Kind: detect.Invisible, Object: id, Paths: []string{line.Path}, Requests: []detect.RequestRef{detect.Ref(sub)},
 					Expected: "GET of the acknowledged job's status finds it", Got: fmt.Sprintf("every poll answered %s", line.Runs[len(line.Runs)-1].State)})
 			} else if h.Footer != nil && !h.Footer.Partial {
-				out = append(out, Finding{Kind: Invisible, Object: id, Requests: []RequestRef{ref(sub)}, Expected: "the acknowledged job's status can be followed", Got: "no status was recorded"})
+				out = append(out, detect.Finding{Kind: detect.Invisible, Object: id, Requests: []detect.RequestRef{detect.Ref(sub)}, Expected: "the acknowledged job's status can be followed", Got: "no status was recorded"})
 			}
 			could = append(could, interval{sub.Start, farFuture, id})
 			continue
 		}
 		if line.Gone {
 			last := line.Runs[len(line.Runs)-1]
-			out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)},
+			out = append(out, detect.Finding{Kind: detect.Lost, Object: id, Paths: []string{line.Path}, Requests: []detect.RequestRef{detect.Ref(sub)},
 				Expected: "the acknowledged job can be read on its replica until it ends (osctl deletes nothing during a run)",
 				Got:      fmt.Sprintf("answered 404 from %s, last seen %s", last.FirstStart.Format(time.RFC3339Nano), lastKnown(line))})
 		}
@@ -156,7 +157,7 @@ func Jobs(h *history.History, maxActive int, grace time.Duration) []Finding {
 			continue
 		}
 		if d, from := longestBelow(could, q.s, q.e, free); d > limit {
-			out = append(out, Finding{Kind: Stranded, Object: q.job, Requests: jobRefs([]string{q.job}, r.submits),
+			out = append(out, detect.Finding{Kind: detect.Stranded, Object: q.job, Requests: jobRefs([]string{q.job}, r.submits),
 				Expected: fmt.Sprintf("a queued job starts within %s (grace, dispatch interval and poll) once fewer than %d jobs are active", limit, maxActive),
 				Got:      fmt.Sprintf("queued for %s from %s while at most %d jobs could have been active", d.Round(time.Millisecond), from.Format(time.RFC3339Nano), max(free-1, 0))})
 		}
@@ -253,87 +254,38 @@ func maxTime(a, b time.Time) time.Time {
 
 var farFuture = time.Unix(math.MaxInt32, 0)
 
-func jobRefs(ids []string, submits map[string]*history.Record) []RequestRef {
-	var out []RequestRef
+func jobRefs(ids []string, submits map[string]*history.Record) []detect.RequestRef {
+	var out []detect.RequestRef
 	for i, id := range ids {
 		if i == 8 {
 			break
 		}
 		if s := submits[id]; s != nil {
-			out = append(out, ref(s))
+			out = append(out, detect.Ref(s))
 		}
 	}
 	return out
 }
 
-// peak returns the most intervals open at once (closed on the left, open on the right), when,
-// and which.
-func peak(iv []interval) (int, time.Time, []string) {
-	evs := make([]edge, 0, 2*len(iv))
-	for _, x := range iv {
-		evs = append(evs, edge{x.s, 1}, edge{x.e, -1})
-	}
-	sortEdges(evs, true)
-	best, cur := 0, 0
-	var at time.Time
-	for _, e := range evs {
-		cur += e.delta
-		if cur > best {
-			best, at = cur, e.t
-		}
-	}
-	var who []string
-	for _, x := range iv {
-		if !x.s.After(at) && x.e.After(at) {
-			who = append(who, x.job)
-		}
-	}
-	return best, at, who
+// peak is detect.Peak of intervals.
+func peak(iv []interval) (int, time.Time, []string) { return detect.Peak(spansOf(iv)) }
+
+// longestBelow is detect.LongestBelow of intervals.
+func longestBelow(iv []interval, from, to time.Time, limit int) (time.Duration, time.Time) {
+	return detect.LongestBelow(spansOf(iv), from, to, limit)
 }
 
-// longestBelow returns the longest stretch inside [from, to] during which fewer than limit
-// intervals are open, and where it begins.
-func longestBelow(iv []interval, from, to time.Time, limit int) (time.Duration, time.Time) {
-	if limit <= 0 {
-		return 0, from
-	}
-	var evs []edge
-	cur := 0
-	for _, x := range iv {
-		if !x.e.After(from) || !x.s.Before(to) {
-			continue
-		}
-		if !x.s.After(from) {
-			cur++
-		} else {
-			evs = append(evs, edge{x.s, 1})
-		}
-		if x.e.Before(to) {
-			evs = append(evs, edge{x.e, -1})
-		}
-	}
-	sortEdges(evs, false) // starts first: count the worst case
-	var best time.Duration
-	var bestAt time.Time
-	start := from
-	below := cur < limit
-	for _, e := range evs {
-		if below {
-			if d := e.t.Sub(start); d > best {
-				best, bestAt = d, start
+// SurelyActive returns the stretches during which each acknowledged job of a jobs history was
+// surely active: the intervals the ceiling counts (Findings).
+func SurelyActive(h *history.History) []detect.Span {
+	r := readJobsRun(h)
+	var out []detect.Span
+	for _, id := range r.ids {
+		if line := r.lines[id]; line != nil {
+			for _, iv := range sureActive(id, line.Runs) {
+				out = append(out, detect.Span{Start: iv.s, End: iv.e, Job: id})
 			}
 		}
-		cur += e.delta
-		now := cur < limit
-		if now && !below {
-			start = e.t
-		}
-		below = now
 	}
-	if below {
-		if d := to.Sub(start); d > best {
-			best, bestAt = d, start
-		}
-	}
-	return best, bestAt
+	return out
 }

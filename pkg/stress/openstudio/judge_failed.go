@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"fmt"
@@ -6,13 +6,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
-
-// FailedExtraction is an analysis whose extraction (InitializeAnalysis) raised: its job stays
-// "queued" for good, an analysis that will never run. Where the zip was torn when it was read
-// ("zip: not a valid zip file") it is a write that raced the extraction.
-const FailedExtraction = "failed-extraction"
 
 // settleStalled is profile.SettleStalled: the settle wait ended with jobs still queued and no
 // progress, so that what is queued failed or will not run.
@@ -22,16 +18,16 @@ const settleStalled = "no progress"
 // target named (a job lost with a killed worker, Resque's dirty exit, is not one: the app did
 // not fail it), with the uploads of its analysis that overlapped the job, else the last ones
 // before it.
-func failedExtractions(h *history.History, r *run) []Finding {
+func failedExtractions(h *history.History, r *run) []detect.Finding {
 	if h.Footer == nil {
 		return nil
 	}
-	var out []Finding
+	var out []detect.Finding
 	for _, fj := range h.Footer.FailedJobs {
 		if fj.Exception == history.DirtyExit || len(r.byA[fj.Analysis]) == 0 {
 			continue
 		}
-		out = append(out, Finding{Kind: FailedExtraction, Object: fj.Analysis, Requests: refs(overlapping(r.uploads[fj.Analysis], fj), 5),
+		out = append(out, detect.Finding{Kind: detect.FailedExtraction, Object: fj.Analysis, Requests: detect.Refs(overlapping(r.uploads[fj.Analysis], fj), 5),
 			Expected: "the analysis's extraction (InitializeAnalysis) succeeds and its job leaves \"queued\"",
 			Got:      fmt.Sprintf("worker %s began it at %s and it failed at %s: %s: %s", fj.Worker, stamp(fj.RunAt), fj.FailedAt, fj.Exception, fj.Error)})
 	}
@@ -140,7 +136,7 @@ func lostPodTargets(h *history.History) (urls map[string]bool, any bool) {
 		if !ok || !f.Kind.Kills() || f.Kind.HitsRedis() || f.Injected.IsZero() {
 			continue
 		}
-		victims, _ := podTargets(h, f, pod)
+		victims, _ := detect.PodTargets(h, f, pod)
 		if victims == nil {
 			return urls, true
 		}

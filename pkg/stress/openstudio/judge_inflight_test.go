@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"reflect"
@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -54,7 +55,7 @@ func inflightHistory() *history.History {
 func TestFaultsOfARunWithoutRecords(t *testing.T) {
 	h := inflightHistory()
 	h.Header.Profile = "http"
-	faults, blocked := FaultsCaught(h)
+	faults, blocked := detect.FaultsCaught(h)
 	if len(faults) != 4 || blocked != nil {
 		t.Fatalf("faults %+v, blocked %+v", faults, blocked)
 	}
@@ -67,7 +68,7 @@ func TestFaultsOfARunWithoutRecords(t *testing.T) {
 
 func TestFaultsCaughtInFlight(t *testing.T) {
 	h := inflightHistory()
-	faults, blocked := FaultsCaught(h)
+	faults, blocked := detect.FaultsCaught(h)
 	if len(faults) != 4 {
 		t.Fatalf("faults %+v", faults)
 	}
@@ -83,12 +84,12 @@ func TestFaultsCaughtInFlight(t *testing.T) {
 		t.Errorf("a fault not injected or whose injection failed caught requests: %+v %+v", faults[2].InFlight, faults[3].InFlight)
 	}
 	if h.Footer.Faults[0].InFlight != nil {
-		t.Error("FaultsCaught changed the footer's faults")
+		t.Error("detect.FaultsCaught changed the footer's faults")
 	}
 	// The kill caught requests on a and b; replica 0's longest wait on them after it is request
 	// 6's, from the kill (100 ms) to its answer (2100 ms). The pause caught requests on a and c,
 	// and replica 1 took none of those after it.
-	want := []Blocked{{Fault: "kill-replica@100ms", Analysis: "a", Seq: 6, Seconds: 2}}
+	want := []detect.Blocked{{Fault: "kill-replica@100ms", Analysis: "a", Seq: 6, Seconds: 2}}
 	if !reflect.DeepEqual(blocked, want) {
 		t.Errorf("blocked %+v, want %+v", blocked, want)
 	}
@@ -101,7 +102,7 @@ func TestFaultsCaughtScope(t *testing.T) {
 		{Kind: nemesis.KillReplica, Target: "pod ns/web-1", Outcome: nemesis.Done, Injected: t0.Add(100 * time.Millisecond)},
 		{Kind: nemesis.PauseReplica, Target: "replica 0 (pid 1)", Outcome: "failed: resuming: no such process", Injected: t0.Add(2000 * time.Millisecond)},
 	}
-	faults, _ := FaultsCaught(h)
+	faults, _ := detect.FaultsCaught(h)
 	for i, want := range []struct {
 		scope string
 		seqs  []int64
@@ -115,7 +116,7 @@ func TestFaultsCaughtScope(t *testing.T) {
 			t.Errorf("fault %v caught %+v, want scope %q and seqs %v", faults[i], in, want.scope, want.seqs)
 		}
 	}
-	if f, _ := FaultsCaught(&history.History{Header: h.Header, Records: h.Records}); f != nil {
+	if f, _ := detect.FaultsCaught(&history.History{Header: h.Header, Records: h.Records}); f != nil {
 		t.Errorf("a history without a footer: %+v", f)
 	}
 }
@@ -135,7 +136,7 @@ func TestCaughtRequestsAreNeverFindings(t *testing.T) {
 		t.Fatal("the scenario has no ambiguous upload to cut")
 	}
 	s.h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.KillReplica, Target: "replica 0 (pid 7)", Outcome: nemesis.Done, Injected: cut.Start.Add(time.Millisecond)}}
-	faults, _ := FaultsCaught(s.h)
+	faults, _ := detect.FaultsCaught(s.h)
 	if in := faults[0].InFlight; in == nil || in.Ambiguous == 0 || !contains(in.Seqs, cut.Seq) {
 		t.Fatalf("the kill caught %+v, want the ambiguous upload %d", in, cut.Seq)
 	}
@@ -146,13 +147,13 @@ func TestCaughtRequestsAreNeverFindings(t *testing.T) {
 	}
 	applied.Files[zip] = snapshot.File{Size: cut.Size, Hash: cut.Hash}
 	for name, st := range map[string]*snapshot.State{"not applied": s.st, "applied": applied} {
-		if j := Judge(s.h, st, Options{}); len(j.Findings) != 0 || j.Verdict != Clean {
+		if j := judgeFiles(s.h, st, detect.Options{}); len(j.Findings) != 0 || j.Verdict != detect.Clean {
 			t.Errorf("%s: verdict %s, findings %+v", name, j.Verdict, j.Findings)
 		}
 	}
 	// The same state is a finding when the upload was not cut off but rejected: the test can fail.
 	cut.Outcome = history.Rejected
-	if j := Judge(s.h, applied, Options{}); len(j.Findings) == 0 {
+	if j := judgeFiles(s.h, applied, detect.Options{}); len(j.Findings) == 0 {
 		t.Errorf("a rejected upload's zip in the state is no finding")
 	}
 }
@@ -175,7 +176,7 @@ func TestFaultsCaughtOnAPod(t *testing.T) {
 	h.Footer.TargetsAdded = []history.TargetInfo{{URL: "http://r1", Pod: "web-1", Added: true}}
 	h.Header.TargetInfo = h.Header.TargetInfo[:1]
 	h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.KillReplica, Target: "pod ns/web-1", Outcome: nemesis.Done, Injected: t0.Add(100 * time.Millisecond)}}
-	faults, _ := FaultsCaught(h)
+	faults, _ := detect.FaultsCaught(h)
 	in := faults[0].InFlight
 	if in == nil || in.Scope != "pod ns/web-1 (http://r1)" || !reflect.DeepEqual(in.Seqs, []int64{2, 3}) || in.Ambiguous != 2 {
 		t.Errorf("the kill of pod web-1 caught %+v, want requests 2 and 3 on its forward, both ambiguous", in)

@@ -2,10 +2,7 @@ package detect
 
 import (
 	"fmt"
-	"slices"
 	"time"
-
-	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // JobsPower is what a jobs run was able to see (docs/architecture.md, the stress contract, 7). A
@@ -55,43 +52,6 @@ type JobsPower struct {
 	ServiceAt time.Time `json:"service_peak_at,omitzero"`
 }
 
-// JobsPowerOf measures what a jobs run could see, from its history alone.
-func JobsPowerOf(h *history.History, maxActive int, grace time.Duration) JobsPower {
-	r := readJobsRun(h)
-	p := JobsPower{StrandLimitS: StrandLimit(h, grace).Seconds(), PollS: headerDuration(h.Header.Poll).Seconds()}
-	var sure []interval
-	var brackets, reads []time.Duration
-	for _, id := range r.ids {
-		line := r.lines[id]
-		if line == nil {
-			continue
-		}
-		p.Jobs++
-		s := sureActive(id, line.Runs)
-		if len(s) > 0 {
-			p.SeenActive++
-		}
-		sure = append(sure, s...)
-		for i, run := range line.Runs {
-			reads = append(reads, run.FirstEnd.Sub(run.FirstStart), run.LastEnd.Sub(run.LastStart))
-			p.SlowestReadS = max(p.SlowestReadS, run.FirstEnd.Sub(run.FirstStart).Seconds(), run.LastEnd.Sub(run.LastStart).Seconds())
-			if i > 0 {
-				brackets = append(brackets, run.FirstEnd.Sub(line.Runs[i-1].LastStart))
-			}
-		}
-	}
-	p.Changes = len(brackets)
-	p.CycleS, p.ReadS = median(brackets).Seconds(), median(reads).Seconds()
-	p.MostSeen, _, _ = peak(sure)
-	if maxActive > 0 {
-		p.FullForS = longestAtLeast(sure, maxActive).Seconds()
-	}
-	p.Ceiling = maxActive > 0 && p.FullForS > 0 && p.FullForS >= p.CycleS
-	p.Stranded = p.Changes > 0 && p.CycleS <= p.StrandLimitS
-	p.Service, p.ServiceAt, _ = ServicePeak(h)
-	return p
-}
-
 // Reasons says why a run without findings is not conclusive, and what to change: one sentence
 // for the ceiling and one for stranded jobs, each only when that rule lacked the power.
 func (p JobsPower) Reasons(maxActive int) []string {
@@ -131,76 +91,8 @@ func (p JobsPower) CeilingRemedy() string {
 	return fmt.Sprintf("make each job run longer than two poll cycles (%s here), send more requests, or %s", secs(2*p.CycleS), poll)
 }
 
-func median(ds []time.Duration) time.Duration {
-	if len(ds) == 0 {
-		return 0
-	}
-	slices.Sort(ds)
-	return ds[len(ds)/2]
-}
-
 func secs(s float64) string {
 	return (time.Duration(s * float64(time.Second))).Round(10 * time.Millisecond).String()
-}
-
-// longestAtLeast returns the longest stretch during which at least n intervals are open.
-func longestAtLeast(iv []interval, n int) time.Duration {
-	var best time.Duration
-	for _, a := range Above(spansOf(iv), n-1) {
-		best = max(best, a.End.Sub(a.Start))
-	}
-	return best
-}
-
-func spansOf(iv []interval) []Span {
-	out := make([]Span, len(iv))
-	for i, x := range iv {
-		out[i] = Span{Start: x.s, End: x.e, Job: x.job}
-	}
-	return out
-}
-
-// ServicePeak is the most jobs of the run that the service's own job list (the OpJobList
-// read-backs) shows active at once, when, and which: each listed job that the service dispatched
-// held its slot at least from its started_at for its run_seconds (whole seconds, rounded down).
-// A job the polls saw sent back to queued is left out: the service keeps its first dispatch time
-// across requeues, so its list entry spans its wait as well.
-func ServicePeak(h *history.History) (int, time.Time, []string) {
-	requeued := map[string]bool{}
-	for i := range h.Records {
-		if r := &h.Records[i]; r.Kind == history.KindJob && requeuedRuns(r.Runs) {
-			requeued[r.Job] = true
-		}
-	}
-	var iv []interval
-	for i := range h.Records {
-		r := &h.Records[i]
-		if r.Kind != history.KindReadback || r.Op != history.OpJobList || r.Listed == nil {
-			continue
-		}
-		l := r.Listed
-		if l.StartedAt.IsZero() || l.RunSeconds == nil || *l.RunSeconds <= 0 || l.Status == "queued" || requeued[r.Job] {
-			continue
-		}
-		iv = append(iv, interval{l.StartedAt, l.StartedAt.Add(time.Duration(*l.RunSeconds) * time.Second), r.Job})
-	}
-	return peak(iv)
-}
-
-// requeuedRuns reports whether a job line shows the job back in queued after it was active.
-func requeuedRuns(runs []history.StateRun) bool {
-	active := false
-	for _, r := range runs {
-		switch {
-		case history.ActiveStates[r.State]:
-			active = true
-		case active && r.State == "queued":
-			return true
-		case r.State == "queued" && r.Phase != "":
-			return true // waiting_for_capacity, recovered: it was dispatched before
-		}
-	}
-	return false
 }
 
 // Line is the power in one line, for a summary table.
@@ -214,4 +106,12 @@ func (p JobsPower) Line(maxActive int) string {
 		s += fmt.Sprintf("; the service's job list: %d at once", p.Service)
 	}
 	return s
+}
+
+// plural is "1 job", "2 jobs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -1,10 +1,11 @@
-package detect
+package openstudio
 
 import (
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/verdict"
@@ -57,8 +58,8 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildScenario(t, 3, t.TempDir())
 			c.mutate(s)
-			j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinAcknowledged: 0.1}})
-			if j.Verdict != Inconclusive || j.Conclusive {
+			j := judgeFiles(s.h, s.reread(t), detect.Options{Thresholds: verdict.Thresholds{MinAcknowledged: 0.1}})
+			if j.Verdict != detect.Inconclusive || j.Conclusive {
 				t.Fatalf("verdict %s, reasons %v, findings %+v", j.Verdict, j.Reasons, j.Findings)
 			}
 			all := strings.Join(j.Reasons, "\n")
@@ -71,11 +72,11 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 	}
 	// The untouched scenario earns its verdict, and counts every operation.
 	s := buildScenario(t, 3, t.TempDir())
-	j := Judge(s.h, s.reread(t), Options{})
-	if j.Verdict != Clean {
+	j := judgeFiles(s.h, s.reread(t), detect.Options{})
+	if j.Verdict != detect.Clean {
 		t.Fatalf("clean scenario: %s %v", j.Verdict, j.Reasons)
 	}
-	got := map[string]OpStats{}
+	got := map[string]detect.OpStats{}
 	for _, o := range j.Operations {
 		got[o.Op] = o
 	}
@@ -97,8 +98,8 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 // so no file is "lost"; records still are, and a run without findings is inconclusive.
 func TestFilesNotRead(t *testing.T) {
 	s := buildScenario(t, 3, t.TempDir())
-	j := Judge(s.h, nil, Options{})
-	if len(j.Findings) != 0 || j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "the files were not read") {
+	j := judgeFiles(s.h, nil, detect.Options{})
+	if len(j.Findings) != 0 || j.Verdict != detect.Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "the files were not read") {
 		t.Fatalf("verdict %s reasons %v findings %+v", j.Verdict, j.Reasons, j.Findings)
 	}
 	for i := range s.h.Records {
@@ -106,16 +107,8 @@ func TestFilesNotRead(t *testing.T) {
 			r.Found, r.Body = false, `{"analysis":null}`
 		}
 	}
-	if j := Judge(s.h, nil, Options{}); j.Verdict != Races || j.Counts[Lost] != 3 {
+	if j := judgeFiles(s.h, nil, detect.Options{}); j.Verdict != detect.Races || j.Counts[detect.Lost] != 3 {
 		t.Fatalf("lost records are found without the files: %s %v", j.Verdict, j.Counts)
-	}
-}
-
-func TestPct(t *testing.T) {
-	for f, want := range map[float64]string{0.995: "99.5%", 0.999: "99.9%", 0.9995: "99.95%", 0.5: "50%", 1: "100%", 0: "0%", 0.12345: "12.35%"} {
-		if got := Pct(f); got != want {
-			t.Errorf("Pct(%v) = %s, want %s", f, got, want)
-		}
 	}
 }
 
@@ -128,10 +121,10 @@ func TestZeroThresholdIsNoRequirement(t *testing.T) {
 			r.Start, r.End = t0.Add(time.Duration(i)*time.Second), t0.Add(time.Duration(i)*time.Second+time.Millisecond) // one at a time
 		}
 	}
-	if j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinContended: 0.5}}); j.Verdict != Inconclusive {
+	if j := judgeFiles(s.h, s.reread(t), detect.Options{Thresholds: verdict.Thresholds{MinContended: 0.5}}); j.Verdict != detect.Inconclusive {
 		t.Fatalf("serial run with min-contended 0.5: %s %v", j.Verdict, j.Reasons)
 	}
-	if j := Judge(s.h, s.reread(t), Options{Thresholds: verdict.Thresholds{MinContended: 0}}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, s.reread(t), detect.Options{Thresholds: verdict.Thresholds{MinContended: 0}}); j.Verdict != detect.Clean {
 		t.Fatalf("serial run with min-contended 0: %s %v", j.Verdict, j.Reasons)
 	}
 }

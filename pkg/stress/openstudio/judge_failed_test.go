@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/nemesis"
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -16,21 +17,21 @@ func TestFailedExtractionIsAFinding(t *testing.T) {
 	s := buildScenario(t, 3, t.TempDir())
 	a := failTornExtraction(t, s)
 	st := s.reread(t)
-	j := Judge(s.h, st, Options{})
-	if j.Verdict != Races || j.Counts[FailedExtraction] != 1 {
-		t.Fatalf("verdict %s, counts %v: want races with one %s", j.Verdict, j.Counts, FailedExtraction)
+	j := judgeFiles(s.h, st, detect.Options{})
+	if j.Verdict != detect.Races || j.Counts[detect.FailedExtraction] != 1 {
+		t.Fatalf("verdict %s, counts %v: want races with one %s", j.Verdict, j.Counts, detect.FailedExtraction)
 	}
 	f := j.Findings[0]
 	if f.Object != a || !strings.Contains(f.Got, "not a valid zip file") || !strings.Contains(f.Got, "vm:42") || len(f.Requests) == 0 {
 		t.Errorf("finding %+v", f)
 	}
 	s.h.Footer.FailedJobs[0].Exception = history.DirtyExit
-	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Clean {
 		t.Errorf("a job lost with its worker: %s %v %v, want clean", j.Verdict, j.Counts, j.Reasons)
 	}
 	s.h.Footer.FailedJobs[0].Analysis = "someone-else"
 	s.h.Footer.FailedJobs[0].Exception = "RuntimeError"
-	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Clean {
 		t.Errorf("another run's failure: %s %v, want clean", j.Verdict, j.Counts)
 	}
 }
@@ -71,17 +72,17 @@ func TestStuckAnalysesWithoutACauseAreInconclusive(t *testing.T) {
 		t.Fatal("the scenario reads back no job")
 	}
 	s.h.Footer.SettleStopped = settleStalled
-	j := Judge(s.h, st, Options{})
-	if j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, "\n"), stuck) {
+	j := judgeFiles(s.h, st, detect.Options{})
+	if j.Verdict != detect.Inconclusive || !strings.Contains(strings.Join(j.Reasons, "\n"), stuck) {
 		t.Fatalf("verdict %s %v: want inconclusive naming %s", j.Verdict, j.Reasons, stuck)
 	}
 	// A Redis master restarted empty may have held its queued job, or its failure record.
 	s.h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.RestartRedis, Outcome: nemesis.Done, Injected: t0.Add(time.Second)}}
-	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Clean {
 		t.Errorf("explained by a Redis restart: %s %v", j.Verdict, j.Reasons)
 	}
 	s.h.Footer.Faults = []nemesis.Fault{{Kind: nemesis.PauseRedis, Outcome: nemesis.Done, Injected: t0.Add(time.Second)}}
-	if j := Judge(s.h, st, Options{}); j.Verdict != Inconclusive {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Inconclusive {
 		t.Errorf("a Redis pause loses no job: %s %v, want inconclusive", j.Verdict, j.Reasons)
 	}
 	// A pod let go (or killed) during the run explains only the jobs of starts sent to it.
@@ -97,16 +98,16 @@ func TestStuckAnalysesWithoutACauseAreInconclusive(t *testing.T) {
 		t.Fatalf("the scenario sent no start of %s", stuck)
 	}
 	s.h.Footer.TargetsGone = []string{"http://another-pod.invalid"}
-	if j := Judge(s.h, st, Options{}); j.Verdict != Inconclusive {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Inconclusive {
 		t.Errorf("a pod that took no start of %s went: %s %v, want inconclusive", stuck, j.Verdict, j.Reasons)
 	}
 	s.h.Footer.TargetsGone = []string{startTarget}
-	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Clean {
 		t.Errorf("the pod that took a start of %s went: %s %v, want clean", stuck, j.Verdict, j.Reasons)
 	}
 	s.h.Footer.TargetsGone = nil
 	s.h.Footer.FailedJobs = []history.FailedJob{{Class: "ResqueJobs::InitializeAnalysis", Analysis: stuck, Exception: history.DirtyExit}}
-	if j := Judge(s.h, st, Options{}); j.Verdict != Clean {
+	if j := judgeFiles(s.h, st, detect.Options{}); j.Verdict != detect.Clean {
 		t.Errorf("explained by a dirty exit: %s %v", j.Verdict, j.Reasons)
 	}
 }

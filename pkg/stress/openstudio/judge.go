@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
@@ -148,9 +149,9 @@ func byDir(st *snapshot.State, dirs map[string]bool) map[string][]string {
 	return out
 }
 
-// OpenStudio diffs the state against the expected state of the openstudio profile. With a nil
+// Findings diffs the state against the expected state of an openstudio run. With a nil
 // state (the files were not read) only the records are judged.
-func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Finding {
+func Findings(h *history.History, st *snapshot.State, ignore []string) []detect.Finding {
 	r := index(h)
 	if st == nil {
 		return judgeRecords(r)
@@ -160,7 +161,7 @@ func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Findi
 		dirs[d] = true
 	}
 	files := byDir(st, dirs)
-	var out []Finding
+	var out []detect.Finding
 	for _, a := range r.analyses {
 		out = append(out, judgeZip(a, r.uploads[a], st, files[zipDir(a)], ignore)...)
 		// An extraction is judged once a job of the analysis left "queued"; until then it may
@@ -174,7 +175,7 @@ func OpenStudio(h *history.History, st *snapshot.State, ignore []string) []Findi
 		out = append(out, judgeResult(id, r.results[id], resultsDeletable(r, r.results[id]), st, files[resultDir(id)], ignore)...)
 	}
 	for _, rec := range r.resultsNoID {
-		out = append(out, Finding{Kind: Lost, Object: rec.DataPoint, Requests: []RequestRef{ref(rec)},
+		out = append(out, detect.Finding{Kind: detect.Lost, Object: rec.DataPoint, Requests: []detect.RequestRef{detect.Ref(rec)},
 			Expected: "an acknowledged upload_file answers the result's id", Got: "no id in the answer: the result file cannot be found"})
 	}
 	out = append(out, judgeRecords(r)...)
@@ -207,8 +208,8 @@ func anyApplied(rs []*history.Record) bool {
 	return false
 }
 
-func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
-	var out []Finding
+func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []string, ignore []string) []detect.Finding {
+	var out []detect.Finding
 	u := maybe(uploads)
 	name := ""
 	for _, rec := range uploads {
@@ -223,7 +224,7 @@ func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []s
 	}
 	for _, p := range files {
 		if p != zp && !ignored(p, ignore) {
-			out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{p}, Expected: "only the analysis zip " + name + " under " + zipDir(a), Got: "a file no request explains"})
+			out = append(out, detect.Finding{Kind: detect.Phantom, Object: a, Paths: []string{p}, Expected: "only the analysis zip " + name + " under " + zipDir(a), Got: "a file no request explains"})
 		}
 	}
 	if zp == "" {
@@ -232,13 +233,13 @@ func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []s
 	f, exists := st.Files[zp]
 	switch {
 	case !exists && anyApplied(uploads):
-		out = append(out, Finding{Kind: Lost, Object: a, Paths: []string{zp}, Requests: refs(applied(uploads), 5),
+		out = append(out, detect.Finding{Kind: detect.Lost, Object: a, Paths: []string{zp}, Requests: detect.Refs(applied(uploads), 5),
 			Expected: fmt.Sprintf("the zip of one of %d acknowledged uploads", len(applied(uploads))), Got: "no file"})
 	case !exists:
 	case len(u) == 0:
-		out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{zp}, Expected: "no zip: no upload was acknowledged or ambiguous", Got: fmt.Sprintf("%d bytes", f.Size)})
+		out = append(out, detect.Finding{Kind: detect.Phantom, Object: a, Paths: []string{zp}, Expected: "no zip: no upload was acknowledged or ambiguous", Got: fmt.Sprintf("%d bytes", f.Size)})
 	case f.Err != "":
-		out = append(out, Finding{Kind: Torn, Object: a, Paths: []string{zp}, Requests: refs(u, 5), Expected: "a readable zip", Got: f.Err})
+		out = append(out, detect.Finding{Kind: detect.Torn, Object: a, Paths: []string{zp}, Requests: detect.Refs(u, 5), Expected: "a readable zip", Got: f.Err})
 	default:
 		for _, rec := range u {
 			if rec.Hash == f.Hash {
@@ -261,7 +262,7 @@ func judgeZip(a string, uploads []*history.Record, st *snapshot.State, files []s
 		case f.Entries != nil:
 			got += fmt.Sprintf(" by bytes or by its %d entries", len(f.Entries))
 		}
-		out = append(out, Finding{Kind: Torn, Object: a, Paths: []string{zp}, Requests: refs(u, 5),
+		out = append(out, detect.Finding{Kind: detect.Torn, Object: a, Paths: []string{zp}, Requests: detect.Refs(u, 5),
 			Expected: fmt.Sprintf("the bytes or the entries of one of %d uploads (%s)", len(u), sizes(u)), Got: got})
 	}
 	return out
@@ -338,8 +339,8 @@ func jobRan(status *history.Record) bool {
 	return false
 }
 
-func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.State, files []string, ignore []string) []Finding {
-	var out []Finding
+func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.State, files []string, ignore []string) []detect.Finding {
+	var out []detect.Finding
 	dir := extractDir(a)
 	u := maybe(uploads)
 	must := mustExtract(uploads, starts)
@@ -356,7 +357,7 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 		}
 		rel := strings.TrimPrefix(p, dir+"/")
 		if !names[rel] || len(maybe(starts)) == 0 {
-			out = append(out, Finding{Kind: Phantom, Object: a, Paths: []string{p}, Requests: refs(maybe(starts), 3),
+			out = append(out, detect.Finding{Kind: detect.Phantom, Object: a, Paths: []string{p}, Requests: detect.Refs(maybe(starts), 3),
 				Expected: "only entries of an uploaded zip, extracted by a start", Got: "a file no request explains"})
 			continue
 		}
@@ -369,7 +370,7 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 	}
 	if len(got) == 0 {
 		if len(must) > 0 {
-			out = append(out, Finding{Kind: Lost, Object: a, Paths: []string{dir}, Requests: refs(must, 4),
+			out = append(out, detect.Finding{Kind: detect.Lost, Object: a, Paths: []string{dir}, Requests: detect.Refs(must, 4),
 				Expected: "the extracted analysis (a start was acknowledged after an acknowledged upload)", Got: "no extracted entries"})
 		}
 		return out
@@ -394,7 +395,7 @@ func judgeExtract(a string, uploads, starts []*history.Record, st *snapshot.Stat
 		}
 	}
 	if len(torn) > 0 {
-		return append(out, Finding{Kind: Torn, Object: a, Paths: torn, Requests: refs(u, 5),
+		return append(out, detect.Finding{Kind: detect.Torn, Object: a, Paths: torn, Requests: detect.Refs(u, 5),
 			Expected: fmt.Sprintf("each extracted entry holds the bytes of that entry in one of %d uploads", len(u)),
 			Got:      fmt.Sprintf("%d entries match no upload", len(torn))})
 	}
@@ -424,7 +425,7 @@ func oneManifest(uploads []*history.Record, got map[string]string) bool {
 
 // mixedExtraction is the finding for an extraction whose every entry comes from some upload, but
 // not all from one (or with entries of the uploads missing): which uploads, which entries.
-func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, got map[string]string, from map[string][]*history.Record) Finding {
+func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, got map[string]string, from map[string][]*history.Record) detect.Finding {
 	var missing []string
 	for n := range names {
 		if _, ok := got[n]; !ok {
@@ -451,8 +452,8 @@ func mixedExtraction(a, dir string, u []*history.Record, names map[string]bool, 
 		desc = fmt.Sprintf("%d entries missing (%s)", len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
 		paths = append(paths, missing...)
 	}
-	return Finding{Kind: Mixed, Object: a, Paths: paths, Requests: refs(ev, 6),
-		Expected: "the entries of exactly one upload", Got: desc, Holds: seqs(ev[:min(len(ev), 6)])}
+	return detect.Finding{Kind: detect.Mixed, Object: a, Paths: paths, Requests: detect.Refs(ev, 6),
+		Expected: "the entries of exactly one upload", Got: desc, Holds: detect.Seqs(ev[:min(len(ev), 6)])}
 }
 
 // resultsDeletable reports whether the result file of these upload_file requests may have been
@@ -474,11 +475,11 @@ func resultsDeletable(r *run, ups []*history.Record) bool {
 
 // judgeResult judges one result id: a duplicate id, phantoms beside it, and each acknowledged
 // upload's file, which must hold its bytes, and must be there unless deletable.
-func judgeResult(id string, ups []*history.Record, deletable bool, st *snapshot.State, files []string, ignore []string) []Finding {
-	var out []Finding
+func judgeResult(id string, ups []*history.Record, deletable bool, st *snapshot.State, files []string, ignore []string) []detect.Finding {
+	var out []detect.Finding
 	acked := applied(ups)
 	if len(acked) > 1 {
-		d := Finding{Kind: Duplicate, Object: id, Requests: refs(acked, 6),
+		d := detect.Finding{Kind: detect.Duplicate, Object: id, Requests: detect.Refs(acked, 6),
 			Expected: "one result id per acknowledged upload_file", Got: fmt.Sprintf("%d acknowledged uploads answered with id %s", len(acked), id)}
 		for _, rec := range acked[:min(len(acked), 6)] {
 			if f, ok := st.Files[resultPath(id, rec.File)]; ok && f.Hash == rec.Hash {
@@ -493,7 +494,7 @@ func judgeResult(id string, ups []*history.Record, deletable bool, st *snapshot.
 	}
 	for _, p := range files {
 		if !explained[p] && !ignored(p, ignore) {
-			out = append(out, Finding{Kind: Phantom, Object: id, Paths: []string{p}, Expected: "only the result files uploaded with id " + id, Got: "a file no request explains"})
+			out = append(out, detect.Finding{Kind: detect.Phantom, Object: id, Paths: []string{p}, Expected: "only the result files uploaded with id " + id, Got: "a file no request explains"})
 		}
 	}
 	for _, rec := range acked {
@@ -502,13 +503,13 @@ func judgeResult(id string, ups []*history.Record, deletable bool, st *snapshot.
 		switch {
 		case !ok && deletable:
 		case !ok:
-			out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{p}, Requests: []RequestRef{ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes", rec.Size), Got: "no file"})
+			out = append(out, detect.Finding{Kind: detect.Lost, Object: id, Paths: []string{p}, Requests: []detect.RequestRef{detect.Ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes", rec.Size), Got: "no file"})
 		case f.Hash != rec.Hash:
 			got := fmt.Sprintf("%d bytes, sha256 %s", f.Size, short(f.Hash))
 			if f.Err != "" {
 				got = f.Err
 			}
-			out = append(out, Finding{Kind: Torn, Object: id, Paths: []string{p}, Requests: []RequestRef{ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes, sha256 %s", rec.Size, short(rec.Hash)), Got: got})
+			out = append(out, detect.Finding{Kind: detect.Torn, Object: id, Paths: []string{p}, Requests: []detect.RequestRef{detect.Ref(rec)}, Expected: fmt.Sprintf("the uploaded %d bytes, sha256 %s", rec.Size, short(rec.Hash)), Got: got})
 		}
 	}
 	return out
@@ -520,8 +521,8 @@ var recordKind = map[string]string{
 	history.OpCreateDataPoint: "data_point",
 }
 
-func judgeRecords(r *run) []Finding {
-	var out []Finding
+func judgeRecords(r *run) []detect.Finding {
+	var out []detect.Finding
 	byID := map[string][]*history.Record{}
 	var order []string
 	for _, c := range r.creates {
@@ -545,7 +546,7 @@ func judgeRecords(r *run) []Finding {
 		cs := byID[k]
 		kind, id, _ := strings.Cut(k, "/")
 		if len(cs) > 1 {
-			out = append(out, Finding{Kind: Duplicate, Object: id, Requests: refs(cs, 6), Expected: "one " + kind + " per acknowledged create", Got: fmt.Sprintf("%d acknowledged creates answered id %s", len(cs), id)})
+			out = append(out, detect.Finding{Kind: detect.Duplicate, Object: id, Requests: detect.Refs(cs, 6), Expected: "one " + kind + " per acknowledged create", Got: fmt.Sprintf("%d acknowledged creates answered id %s", len(cs), id)})
 		}
 		rb := r.readbacks[k]
 		if rb == nil || rb.Found || rb.Status == 0 {
@@ -561,7 +562,7 @@ func judgeRecords(r *run) []Finding {
 		if rb.Status == 200 {
 			got += ": no " + kind + " with that id in the body"
 		}
-		out = append(out, Finding{Kind: Lost, Object: id, Paths: []string{rb.Path}, Requests: refs(cs, 2),
+		out = append(out, detect.Finding{Kind: detect.Lost, Object: id, Paths: []string{rb.Path}, Requests: detect.Refs(cs, 2),
 			Expected: "GET of the acknowledged " + kind + " answers it (a body holding a record with its id)", Got: got})
 	}
 	return out

@@ -1,4 +1,4 @@
-package detect
+package jobs
 
 import (
 	"fmt"

@@ -1,9 +1,10 @@
-package detect
+package jobs
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -11,9 +12,9 @@ import (
 // of how many the service ran, with the stretch during which more than maxActive were seen, what
 // the service's own job list shows when it shows more, and the replay race when the evidence
 // points at it.
-func ceilingFinding(h *history.History, r jobsRun, sure []interval, maxActive, n int, at time.Time, who []string) Finding {
+func ceilingFinding(h *history.History, r jobsRun, sure []interval, maxActive, n int, at time.Time, who []string) detect.Finding {
 	from, to := at, at
-	for _, a := range Above(spansOf(sure), maxActive) {
+	for _, a := range detect.Above(spansOf(sure), maxActive) {
 		if !a.Start.After(at) && a.End.After(at) {
 			from, to = a.Start, a.End
 			break
@@ -24,13 +25,13 @@ func ceilingFinding(h *history.History, r jobsRun, sure []interval, maxActive, n
 	if sn, sat, _ := ServicePeak(h); sn > n {
 		got += fmt.Sprintf("; the service's own job list shows %d active at once at %s", sn, sat.Format(time.RFC3339Nano))
 	}
-	f := Finding{Kind: Ceiling, Object: fmt.Sprintf("at least %d jobs", n), Requests: jobRefs(who, r.submits),
+	f := detect.Finding{Kind: detect.Ceiling, Object: fmt.Sprintf("at least %d jobs", n), Requests: jobRefs(who, r.submits),
 		Expected: fmt.Sprintf("at most %d jobs active at once", maxActive), Got: got}
 	if rp := replayRace(h, r, who, to); rp != nil {
-		f.Cause = CauseReplayRace
+		f.Cause = detect.CauseReplayRace
 		f.Got += fmt.Sprintf("; all on one replica (%s), after request #%d's replay of a submit still in flight (%s): elb-openapi's replay race, not its per-replica queues",
 			rp.Target, rp.Seq, replayAnswer(rp.Replay))
-		f.Requests = append(f.Requests, ref(rp))
+		f.Requests = append(f.Requests, detect.Ref(rp))
 	}
 	return f
 }
@@ -85,8 +86,8 @@ func replayAnswer(rp *history.Replay) string {
 // dispatched. Two submits of the key made it (the submit that got no answer, and its replay):
 // the replay race. The job's run goes on while its slot is given to the next job, and it is
 // dispatched a second time.
-func recreated(r jobsRun) []Finding {
-	var out []Finding
+func recreated(r jobsRun) []detect.Finding {
+	var out []detect.Finding
 	for _, id := range r.ids {
 		sub, line := r.submits[id], r.lines[id]
 		if line == nil || sub.Error == "" {
@@ -99,7 +100,7 @@ func recreated(r jobsRun) []Finding {
 			case history.ActiveStates[run.State]:
 				active = run
 			case active != nil && run.State == "queued" && run.Phase == "":
-				f := Finding{Kind: Duplicate, Object: id, Paths: []string{line.Path}, Requests: []RequestRef{ref(sub)}, Cause: CauseReplayRace,
+				f := detect.Finding{Kind: detect.Duplicate, Object: id, Paths: []string{line.Path}, Requests: []detect.RequestRef{detect.Ref(sub)}, Cause: detect.CauseReplayRace,
 					Expected: "a dispatched job stays active until it ends, or is requeued with phase waiting_for_capacity or recovered",
 					Got: fmt.Sprintf("seen %s at %s, then queued again with no requeue phase at %s: a second submit of its key (%s) made the job again over the one running, freeing its slot while it ran; elb-openapi's replay race, not its per-replica queues",
 						active.State, active.LastStart.Format(time.RFC3339Nano), run.FirstStart.Format(time.RFC3339Nano), replayStory(sub))}

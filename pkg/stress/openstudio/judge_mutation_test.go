@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"archive/zip"
@@ -10,11 +10,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-func kinds(fs []Finding) []string {
+func kinds(fs []detect.Finding) []string {
 	var k []string
 	for _, f := range fs {
 		k = append(k, f.Kind)
@@ -25,14 +26,14 @@ func kinds(fs []Finding) []string {
 
 func TestCleanStateHasNoFinding(t *testing.T) {
 	s := buildScenario(t, 3, t.TempDir())
-	j := Judge(s.h, s.reread(t), Options{})
+	j := judgeFiles(s.h, s.reread(t), detect.Options{})
 	if len(j.Findings) != 0 {
 		t.Fatalf("findings on a clean state: %+v", j.Findings)
 	}
 	if j.Contention == nil || j.Contention.Contended != 3 {
 		t.Fatalf("contention %+v", j.Contention)
 	}
-	if j.Verdict != Clean || !j.Conclusive {
+	if j.Verdict != detect.Clean || !j.Conclusive {
 		t.Fatalf("verdict %s %v", j.Verdict, j.Reasons)
 	}
 }
@@ -73,47 +74,47 @@ func TestMutations(t *testing.T) {
 		want   string
 		mutate func(t *testing.T, s *scenario)
 	}{
-		{"delete zip", Lost, func(t *testing.T, s *scenario) { rm(t, s, zip) }},
-		{"truncate zip", Torn, func(t *testing.T, s *scenario) { truncate(t, s, zip) }},
-		{"flip zip bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, zip) }},
-		{"delete extraction", Lost, func(t *testing.T, s *scenario) {
+		{"delete zip", detect.Lost, func(t *testing.T, s *scenario) { rm(t, s, zip) }},
+		{"truncate zip", detect.Torn, func(t *testing.T, s *scenario) { truncate(t, s, zip) }},
+		{"flip zip bytes", detect.Torn, func(t *testing.T, s *scenario) { flip(t, s, zip) }},
+		{"delete extraction", detect.Lost, func(t *testing.T, s *scenario) {
 			if err := os.RemoveAll(filepath.Join(s.root, "server/analyses", a)); err != nil {
 				t.Fatal(err)
 			}
 		}},
-		{"truncate entry", Torn, func(t *testing.T, s *scenario) { truncate(t, s, entry) }},
-		{"flip entry bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, entry) }},
-		{"delete one entry", Mixed, func(t *testing.T, s *scenario) { rm(t, s, entry) }},
-		{"mix two uploads' entries", Mixed, func(t *testing.T, s *scenario) {
+		{"truncate entry", detect.Torn, func(t *testing.T, s *scenario) { truncate(t, s, entry) }},
+		{"flip entry bytes", detect.Torn, func(t *testing.T, s *scenario) { flip(t, s, entry) }},
+		{"delete one entry", detect.Mixed, func(t *testing.T, s *scenario) { rm(t, s, entry) }},
+		{"mix two uploads' entries", detect.Mixed, func(t *testing.T, s *scenario) {
 			// Replace one entry with the same entry of the second upload: every entry matches an
 			// upload, but not one upload.
 			z := uploadOf(s, 1)
 			b := entryOf(t, s, z, "seeds/seed.osm")
 			write(t, s, entry, b)
 		}},
-		{"stray file in extraction", Phantom, func(t *testing.T, s *scenario) { write(t, s, "server/analyses/"+a+"/stray.txt", []byte("x")) }},
-		{"stray file beside zip", Phantom, func(t *testing.T, s *scenario) {
+		{"stray file in extraction", detect.Phantom, func(t *testing.T, s *scenario) { write(t, s, "server/analyses/"+a+"/stray.txt", []byte("x")) }},
+		{"stray file beside zip", detect.Phantom, func(t *testing.T, s *scenario) {
 			write(t, s, "server/assets/analyses/"+a+"/original/other.zip", []byte("x"))
 		}},
-		{"stray result file", Phantom, func(t *testing.T, s *scenario) { write(t, s, filepath.Dir(result(s))+"/extra.json", []byte("x")) }},
+		{"stray result file", detect.Phantom, func(t *testing.T, s *scenario) { write(t, s, filepath.Dir(result(s))+"/extra.json", []byte("x")) }},
 		// A result file that really vanishes, on an analysis that was never started, is still
 		// lost (the judge does not excuse every missing result file).
-		{"delete result", Lost, func(t *testing.T, s *scenario) { rm(t, s, result(s)) }},
-		{"flip result bytes", Torn, func(t *testing.T, s *scenario) { flip(t, s, result(s)) }},
-		{"duplicate result record", Duplicate, func(t *testing.T, s *scenario) {
+		{"delete result", detect.Lost, func(t *testing.T, s *scenario) { rm(t, s, result(s)) }},
+		{"flip result bytes", detect.Torn, func(t *testing.T, s *scenario) { flip(t, s, result(s)) }},
+		{"duplicate result record", detect.Duplicate, func(t *testing.T, s *scenario) {
 			dupLine(s, history.OpUploadFile, a)
 		}},
-		{"duplicate data point record", Duplicate, func(t *testing.T, s *scenario) {
+		{"duplicate data point record", detect.Duplicate, func(t *testing.T, s *scenario) {
 			dupLine(s, history.OpCreateDataPoint, a)
 		}},
-		{"record not read back", Lost, func(t *testing.T, s *scenario) {
+		{"record not read back", detect.Lost, func(t *testing.T, s *scenario) {
 			for i := range s.h.Records {
 				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.ID == profile.DataPointID(testRun, 1) {
 					r.Status, r.Found, r.Body = 422, false, `{"error":"No Datapoint"}`
 				}
 			}
 		}},
-		{"read-back 200 null", Lost, func(t *testing.T, s *scenario) {
+		{"read-back 200 null", detect.Lost, func(t *testing.T, s *scenario) {
 			// The real server answers a missing analysis with 200 and {"analysis":null}.
 			for i := range s.h.Records {
 				if r := &s.h.Records[i]; r.Kind == history.KindReadback && r.Op == "analysis" && r.ID == a {
@@ -121,7 +122,7 @@ func TestMutations(t *testing.T) {
 				}
 			}
 		}},
-		{"zip explained by no upload (lost upload ack)", Torn, func(t *testing.T, s *scenario) {
+		{"zip explained by no upload (lost upload ack)", detect.Torn, func(t *testing.T, s *scenario) {
 			// The zip on disk is upload 1's; pretend upload 1 never happened (neither its bytes
 			// nor its entries are in the history).
 			up := uploadOf(s, 1)
@@ -134,12 +135,12 @@ func TestMutations(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildScenario(t, 3, t.TempDir())
 			c.mutate(t, s)
-			j := Judge(s.h, s.reread(t), Options{})
+			j := judgeFiles(s.h, s.reread(t), detect.Options{})
 			got := kinds(j.Findings)
 			if len(got) != 1 || got[0] != c.want {
 				t.Fatalf("want one %s, got %v: %+v", c.want, got, j.Findings)
 			}
-			if j.Verdict != Races {
+			if j.Verdict != detect.Races {
 				t.Fatalf("verdict %s", j.Verdict)
 			}
 			f := j.Findings[0]
@@ -158,7 +159,7 @@ func TestHarmlessMutations(t *testing.T) {
 	cases := []struct {
 		name   string
 		mutate func(t *testing.T, s *scenario)
-		check  func(t *testing.T, j Judgement)
+		check  func(t *testing.T, j detect.Judgement)
 	}{
 		{"stored zip rewritten with sorted entries", func(t *testing.T, s *scenario) {
 			// What the real server's extraction did before upstream's fix: the same entries
@@ -185,7 +186,7 @@ func TestHarmlessMutations(t *testing.T) {
 					r.Jobs[0].Status = history.JobQueued
 				}
 			}
-		}, func(t *testing.T, j Judgement) {
+		}, func(t *testing.T, j detect.Judgement) {
 			if x := j.Extractions; x == nil || x.NotJudged != 1 || x.Judged != 1 || x.Queued != 1 || x.Ran != 1 {
 				t.Fatalf("the report must say one extraction was not judged: %+v", j.Extractions)
 			}
@@ -198,7 +199,7 @@ func TestHarmlessMutations(t *testing.T) {
 					rm(t, s, "server/assets/data_points/"+r.Returned+"/files/original/"+r.File)
 				}
 			}
-		}, func(t *testing.T, j Judgement) {
+		}, func(t *testing.T, j detect.Judgement) {
 			if x := j.ResultFiles; x == nil || x.NotJudged != 2 || x.Judged != 1 {
 				t.Fatalf("the report must say two result files were not judged lost if missing: %+v", j.ResultFiles)
 			}
@@ -208,8 +209,8 @@ func TestHarmlessMutations(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildScenario(t, 3, t.TempDir())
 			c.mutate(t, s)
-			j := Judge(s.h, s.reread(t), Options{})
-			if len(j.Findings) != 0 || j.Verdict != Clean {
+			j := judgeFiles(s.h, s.reread(t), detect.Options{})
+			if len(j.Findings) != 0 || j.Verdict != detect.Clean {
 				t.Fatalf("want no finding, got %s: %+v", j.Verdict, j.Findings)
 			}
 			if c.check != nil {
@@ -227,12 +228,12 @@ func TestEveryResultFileDeletedIsLost(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(s.root, "server/assets/data_points")); err != nil {
 		t.Fatal(err)
 	}
-	j := Judge(s.h, s.reread(t), Options{})
+	j := judgeFiles(s.h, s.reread(t), detect.Options{})
 	if j.ResultFiles == nil || j.ResultFiles.Judged != 2 || j.ResultFiles.NotJudged != 6 {
 		t.Fatalf("result files %+v: want 2 judged (the 2 never-started analyses of 8), 6 not", j.ResultFiles)
 	}
 	got := kinds(j.Findings)
-	if len(got) != 2 || got[0] != Lost || got[1] != Lost || j.Verdict != Races {
+	if len(got) != 2 || got[0] != detect.Lost || got[1] != detect.Lost || j.Verdict != detect.Races {
 		t.Fatalf("want 2 lost, got %s %v: %+v", j.Verdict, got, j.Findings)
 	}
 	for _, f := range j.Findings {

@@ -1,4 +1,4 @@
-package detect
+package openstudio
 
 import (
 	"archive/zip"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -157,4 +158,10 @@ func unzipEntry(tb testing.TB, z []byte, name string) []byte {
 	}
 	tb.Fatalf("no entry %s", name)
 	return nil
+}
+
+// judgeFiles is detect.Judge with the openstudio profile's rules.
+func judgeFiles(h *history.History, st *snapshot.State, o detect.Options) detect.Judgement {
+	o.Rules = Rules{}
+	return detect.Judge(h, st, o)
 }

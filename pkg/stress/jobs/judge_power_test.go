@@ -1,4 +1,4 @@
-package detect
+package jobs
 
 import (
 	"math/rand/v2"
@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -27,12 +28,12 @@ func sequential(n int, run float64) []timelineJob {
 // TestJobsPowerLongJobsConclusive: jobs of 4 s polled every second are each seen active for
 // longer than a poll cycle: a correct replica's run is conclusive and clean.
 func TestJobsPowerLongJobsConclusive(t *testing.T) {
-	h := jobsHistory(1, time.Second, poll1s, sequential(3, 4)...)
-	p := JobsPowerOf(h, 1, time.Second)
+	h := timelineHistory(1, time.Second, poll1s, sequential(3, 4)...)
+	p := PowerOf(h, 1, time.Second)
 	if !p.Ceiling || !p.Stranded || p.MostSeen != 1 || p.SeenActive != 3 {
 		t.Fatalf("power %+v", p)
 	}
-	if j := Judge(h, nil, Options{}); j.Verdict != Clean || !j.Conclusive {
+	if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Clean || !j.Conclusive {
 		t.Fatalf("verdict %s %v", j.Verdict, j.Reasons)
 	}
 }
@@ -40,13 +41,13 @@ func TestJobsPowerLongJobsConclusive(t *testing.T) {
 // TestJobsPowerShortJobsInconclusive: jobs of 0.4 s polled every 3 s are never seen active by
 // two polls: the run could not have seen a breach, and says what to change.
 func TestJobsPowerShortJobsInconclusive(t *testing.T) {
-	h := jobsHistory(1, time.Second, 3*time.Second, sequential(3, 0.4)...)
-	p := JobsPowerOf(h, 1, time.Second)
+	h := timelineHistory(1, time.Second, 3*time.Second, sequential(3, 0.4)...)
+	p := PowerOf(h, 1, time.Second)
 	if p.Ceiling || p.MostSeen != 0 || p.CycleS < 3 {
 		t.Fatalf("power %+v", p)
 	}
-	j := Judge(h, nil, Options{})
-	if j.Verdict != Inconclusive || len(j.Findings) != 0 {
+	j := judgeJobs(h, nil, detect.Options{})
+	if j.Verdict != detect.Inconclusive || len(j.Findings) != 0 {
 		t.Fatalf("verdict %s %v", j.Verdict, j.Reasons)
 	}
 	r := strings.Join(j.Reasons, "; ")
@@ -67,8 +68,8 @@ func TestJobsPowerShortJobsInconclusive(t *testing.T) {
 			run.FirstEnd, run.LastEnd = run.FirstStart.Add(6*time.Second), run.LastStart.Add(6*time.Second)
 		}
 	}
-	j = Judge(h, nil, Options{})
-	if p := JobsPowerOf(h, 1, time.Second); p.Stranded || !strings.Contains(strings.Join(j.Reasons, ";"), "longer than the strand limit (5s") {
+	j = judgeJobs(h, nil, detect.Options{})
+	if p := PowerOf(h, 1, time.Second); p.Stranded || !strings.Contains(strings.Join(j.Reasons, ";"), "longer than the strand limit (5s") {
 		t.Errorf("slow reads: stranded power %v: %v", p.Stranded, j.Reasons)
 	}
 	if r := strings.Join(j.Reasons, ";"); !strings.Contains(r, "poll less often ({Poll}) so that the service answers faster") {
@@ -84,13 +85,13 @@ func TestJobsPowerMutation(t *testing.T) {
 	for seed := uint64(0); seed < 6; seed++ {
 		c := simConfig{replicas: 2, limit: 2, tick: 5000, watchdog: 60000, poll: 3000, jobs: 12, step: 50, minDur: 300, maxDur: 600}
 		h := runSim(c, rand.New(rand.NewPCG(seed, 7)))
-		if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
+		if fs := Findings(h, 2, time.Second); len(fs) != 0 {
 			t.Fatalf("seed %d: findings %v: the polls resolved the breach after all, pick shorter jobs", seed, kinds(fs))
 		}
-		if j := Judge(h, nil, Options{IgnorePower: true}); j.Verdict != Clean {
+		if j := judgeJobs(h, nil, detect.Options{IgnorePower: true}); j.Verdict != detect.Clean {
 			t.Fatalf("seed %d without the rule: %s %v, want the false clean", seed, j.Verdict, j.Reasons)
 		}
-		if j := Judge(h, nil, Options{}); j.Verdict != Inconclusive || j.Power == nil || j.Power.Ceiling {
+		if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Inconclusive || j.Power == nil || j.Power.Ceiling {
 			t.Fatalf("seed %d with the rule: %s %v", seed, j.Verdict, j.Reasons)
 		}
 	}
@@ -102,7 +103,7 @@ func TestJobsPowerCorrectServiceConclusive(t *testing.T) {
 	for seed := uint64(0); seed < 6; seed++ {
 		c := simConfig{replicas: 2, shared: true, limit: 2, tick: 1000, watchdog: 60000, poll: 200, jobs: 10, step: 50, minDur: 2000, maxDur: 4000}
 		h := runSim(c, rand.New(rand.NewPCG(seed, 8)))
-		if j := Judge(h, nil, Options{}); j.Verdict != Clean || !j.Conclusive {
+		if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Clean || !j.Conclusive {
 			t.Fatalf("seed %d: %s %v (power %+v)", seed, j.Verdict, j.Reasons, j.Power)
 		}
 	}
@@ -113,9 +114,9 @@ func TestJobsPowerCorrectServiceConclusive(t *testing.T) {
 func TestJobsCeilingSaysAtLeast(t *testing.T) {
 	a := timelineJob{"a", 0, []seg{{"running", "", 4}, {"completed", "", 0}}}
 	b := timelineJob{"b", 0.2, []seg{{"running", "", 4}, {"completed", "", 0}}}
-	h := jobsHistory(1, time.Second, poll1s, a, b)
-	fs := Jobs(h, 1, time.Second)
-	if len(fs) != 1 || fs[0].Kind != Ceiling || !strings.HasPrefix(fs[0].Got, "at least 2 jobs active at once") || !strings.Contains(fs[0].Got, "more than 1 seen active from") {
+	h := timelineHistory(1, time.Second, poll1s, a, b)
+	fs := Findings(h, 1, time.Second)
+	if len(fs) != 1 || fs[0].Kind != detect.Ceiling || !strings.HasPrefix(fs[0].Got, "at least 2 jobs active at once") || !strings.Contains(fs[0].Got, "more than 1 seen active from") {
 		t.Fatalf("findings %+v", fs)
 	}
 	// The list shows a third job of the run, one the polls never saw active, alongside them.
@@ -127,7 +128,7 @@ func TestJobsCeilingSaysAtLeast(t *testing.T) {
 	if n, _, _ := ServicePeak(h); n != 3 {
 		t.Fatalf("service peak %d", n)
 	}
-	fs = Jobs(h, 1, time.Second)
+	fs = Findings(h, 1, time.Second)
 	if len(fs) != 1 || !strings.Contains(fs[0].Got, "the service's own job list shows 3 active at once") {
 		t.Fatalf("findings %+v", fs)
 	}
@@ -140,7 +141,7 @@ func TestJobsReplayRace(t *testing.T) {
 	build := func(targets [2]string, existing bool) *history.History {
 		a := timelineJob{"a", 1.2, []seg{{"running", "", 6}, {"completed", "", 0}}}
 		b := timelineJob{"b", 1.3, []seg{{"running", "", 6}, {"completed", "", 0}}}
-		h := jobsHistory(1, time.Second, poll1s, a, b)
+		h := timelineHistory(1, time.Second, poll1s, a, b)
 		for i := range h.Records {
 			r := &h.Records[i]
 			if r.Kind != history.KindRequest {
@@ -155,14 +156,14 @@ func TestJobsReplayRace(t *testing.T) {
 		return h
 	}
 	one := [2]string{"http://r0", "http://r0"}
-	fs := Jobs(build(one, false), 1, time.Second)
-	if len(fs) != 1 || fs[0].Cause != CauseReplayRace || !strings.Contains(fs[0].Got, "replay race") {
+	fs := Findings(build(one, false), 1, time.Second)
+	if len(fs) != 1 || fs[0].Cause != detect.CauseReplayRace || !strings.Contains(fs[0].Got, "replay race") {
 		t.Fatalf("one replica, replay answered as new: %+v", fs)
 	}
-	if fs := Jobs(build(one, true), 1, time.Second); len(fs) != 1 || fs[0].Cause != "" {
+	if fs := Findings(build(one, true), 1, time.Second); len(fs) != 1 || fs[0].Cause != "" {
 		t.Fatalf("replay answered with the existing job: %+v", fs)
 	}
-	if fs := Jobs(build([2]string{"http://r0", "http://r1"}, false), 1, time.Second); len(fs) != 1 || fs[0].Cause != "" {
+	if fs := Findings(build([2]string{"http://r0", "http://r1"}, false), 1, time.Second); len(fs) != 1 || fs[0].Cause != "" {
 		t.Fatalf("two replicas: %+v", fs)
 	}
 }
@@ -172,13 +173,13 @@ func TestJobsReplayRace(t *testing.T) {
 func TestJobsUnansweredSubmitFoundByKey(t *testing.T) {
 	a := timelineJob{"a", 0, []seg{{"running", "", 4}, {"completed", "", 0}}}
 	b := timelineJob{"b", 0.2, []seg{{"running", "", 4}, {"completed", "", 0}}}
-	h := jobsHistory(1, time.Second, poll1s, a, b)
+	h := timelineHistory(1, time.Second, poll1s, a, b)
 	for i := range h.Records {
 		if r := &h.Records[i]; r.Kind == history.KindRequest && r.Returned == "b" {
 			r.Returned, r.Outcome, r.Error, r.KeyJob = "", history.Ambiguous, "timeout", "b"
 		}
 	}
-	if fs := Jobs(h, 1, time.Second); len(fs) != 1 || fs[0].Kind != Ceiling {
+	if fs := Findings(h, 1, time.Second); len(fs) != 1 || fs[0].Kind != detect.Ceiling {
 		t.Fatalf("findings %+v", fs)
 	}
 }

@@ -1,13 +1,16 @@
-package detect
+package jobs
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/snapshot"
 	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
@@ -41,7 +44,7 @@ func (j timelineJob) stateAt(t float64) (string, string) {
 // history polls every job as the profile does: the submit answer first, then every poll
 // seconds, each poll taking 20 ms and reading the state 10 ms in. A job whose last segment is
 // not terminal is followed until its last until.
-func jobsHistory(maxActive int, dispatch, poll time.Duration, jobs ...timelineJob) *history.History {
+func timelineHistory(maxActive int, dispatch, poll time.Duration, jobs ...timelineJob) *history.History {
 	h := &history.History{Header: history.Header{Schema: history.SchemaVersion, Profile: "jobs", Thresholds: verdict.Thresholds{MaxActive: maxActive},
 		DispatchInterval: dispatch.String(), Poll: poll.String()}, Footer: &history.Footer{}}
 	for i, j := range jobs {
@@ -88,7 +91,7 @@ var (
 func TestJobsRequeueInsideActiveRun(t *testing.T) {
 	a := timelineJob{"a", 0, []seg{{"running", "", 2.3}, {"queued", "recovered", 8.5}, {"running", "", 11}, {"completed", "", 0}}}
 	b := timelineJob{"b", 0.1, []seg{{"queued", "", 2.6}, {"running", "", 8.05}, {"completed", "", 0}}}
-	if fs := Jobs(jobsHistory(1, dispatch5s, poll1s, a, b), 1, time.Second); len(fs) != 0 {
+	if fs := Findings(timelineHistory(1, dispatch5s, poll1s, a, b), 1, time.Second); len(fs) != 0 {
 		t.Fatalf("findings %v %+v", kinds(fs), fs)
 	}
 }
@@ -97,8 +100,8 @@ func TestJobsRequeueInsideActiveRun(t *testing.T) {
 // whole ceiling free: past grace (1 s) + dispatch interval (5 s) + poll (1 s).
 func TestJobsRequeuedLeftQueuedIsStranded(t *testing.T) {
 	a := timelineJob{"a", 0, []seg{{"running", "", 2.3}, {"queued", "recovered", 14}, {"running", "", 15}, {"completed", "", 0}}}
-	fs := Jobs(jobsHistory(1, dispatch5s, poll1s, a), 1, time.Second)
-	if len(fs) != 1 || fs[0].Kind != Stranded || fs[0].Object != "a" {
+	fs := Findings(timelineHistory(1, dispatch5s, poll1s, a), 1, time.Second)
+	if len(fs) != 1 || fs[0].Kind != detect.Stranded || fs[0].Object != "a" {
 		t.Fatalf("want a stranded, got %v %+v", kinds(fs), fs)
 	}
 }
@@ -112,19 +115,19 @@ func freeSlot(wait float64) []timelineJob {
 }
 
 func TestJobsFreeSlotShorterThanDispatchInterval(t *testing.T) {
-	if fs := Jobs(jobsHistory(1, dispatch5s, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 0 {
+	if fs := Findings(timelineHistory(1, dispatch5s, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 0 {
 		t.Fatalf("a 4.5 s wait for a 5 s tick: %v %+v", kinds(fs), fs)
 	}
 	// Without the dispatch interval (a history from before it was recorded), the same wait is
 	// past grace and poll: the interval is what keeps a correct replica clean.
-	if fs := Jobs(jobsHistory(1, 0, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 1 || fs[0].Kind != Stranded {
+	if fs := Findings(timelineHistory(1, 0, poll1s, freeSlot(4.5)...), 1, time.Second); len(fs) != 1 || fs[0].Kind != detect.Stranded {
 		t.Fatalf("with no dispatch interval: %v, want stranded", kinds(fs))
 	}
 }
 
 func TestJobsFreeSlotLongerThanLimitIsStranded(t *testing.T) {
-	fs := Jobs(jobsHistory(1, dispatch5s, poll1s, freeSlot(9)...), 1, time.Second)
-	if len(fs) != 1 || fs[0].Kind != Stranded || fs[0].Object != "a" || !strings.Contains(fs[0].Expected, "7s") {
+	fs := Findings(timelineHistory(1, dispatch5s, poll1s, freeSlot(9)...), 1, time.Second)
+	if len(fs) != 1 || fs[0].Kind != detect.Stranded || fs[0].Object != "a" || !strings.Contains(fs[0].Expected, "7s") {
 		t.Fatalf("a 9 s wait past 1 s + 5 s + 1 s: %v %+v", kinds(fs), fs)
 	}
 }
@@ -134,25 +137,25 @@ func TestJobsLostNotFinishedInvisible(t *testing.T) {
 	gone := timelineJob{"gone", 0, []seg{{"running", "", 2}, {"missing", "", 5}}}
 	slow := timelineJob{"slow", 0, []seg{{"running", "", 30}}}
 	never := timelineJob{"never", 0, []seg{{"http-503", "", 3}}}
-	h := jobsHistory(4, dispatch5s, poll1s, ok, gone, slow, never)
+	h := timelineHistory(4, dispatch5s, poll1s, ok, gone, slow, never)
 	for i := range h.Records {
 		if h.Records[i].Job == "gone" {
 			h.Records[i].Gone = true
 		}
 	}
-	fs := Jobs(h, 4, time.Second)
+	fs := Findings(h, 4, time.Second)
 	if got := fmt.Sprint(kinds(fs)); got != "[invisible lost]" {
 		t.Fatalf("findings %s %+v", got, fs)
 	}
-	if n := JobsNotFinished(h); n != 1 {
+	if n := NotFinished(h); n != 1 {
 		t.Fatalf("not finished: %d, want 1 (slow)", n)
 	}
-	j := Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: h.Records[:6]}, nil, Options{}) // ok, gone, slow
-	if j.Verdict != Races {
+	j := judgeJobs(&history.History{Header: h.Header, Footer: h.Footer, Records: h.Records[:6]}, nil, detect.Options{}) // ok, gone, slow
+	if j.Verdict != detect.Races {
 		t.Fatalf("verdict %s", j.Verdict)
 	}
-	j = Judge(&history.History{Header: h.Header, Footer: h.Footer, Records: append(append([]history.Record{}, h.Records[:2]...), h.Records[4:6]...)}, nil, Options{Thresholds: verdict.Thresholds{MaxActive: 2}})
-	if j.Verdict != Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "1 of the jobs had not finished") {
+	j = judgeJobs(&history.History{Header: h.Header, Footer: h.Footer, Records: append(append([]history.Record{}, h.Records[:2]...), h.Records[4:6]...)}, nil, detect.Options{Thresholds: verdict.Thresholds{MaxActive: 2}})
+	if j.Verdict != detect.Inconclusive || !strings.Contains(strings.Join(j.Reasons, ";"), "1 of the jobs had not finished") {
 		t.Fatalf("ok and slow: verdict %s %v, want inconclusive about the unfinished job", j.Verdict, j.Reasons)
 	}
 }
@@ -160,13 +163,13 @@ func TestJobsLostNotFinishedInvisible(t *testing.T) {
 // TestJobsAmbiguousSubmitLowersTheLimit: a submit that may have made a job nobody follows may
 // hold a slot throughout: with a ceiling of 2, a free slot is not proof of stranding.
 func TestJobsAmbiguousSubmitLowersTheLimit(t *testing.T) {
-	h := jobsHistory(2, dispatch5s, poll1s, freeSlot(9)...)
-	if fs := Jobs(h, 2, time.Second); len(fs) != 1 || fs[0].Kind != Stranded {
+	h := timelineHistory(2, dispatch5s, poll1s, freeSlot(9)...)
+	if fs := Findings(h, 2, time.Second); len(fs) != 1 || fs[0].Kind != detect.Stranded {
 		t.Fatalf("ceiling 2 with one slot idle: %v", kinds(fs))
 	}
 	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 9, Start: sec(0), End: sec(60), Timeout: true, Outcome: history.Ambiguous})
 	h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 10, Start: sec(0), End: sec(60), Timeout: true, Outcome: history.Ambiguous})
-	if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
+	if fs := Findings(h, 2, time.Second); len(fs) != 0 {
 		t.Fatalf("two ambiguous submits and a ceiling of 2: %v", kinds(fs))
 	}
 }
@@ -180,7 +183,7 @@ func TestJobsCorrectServiceNeverFlagged(t *testing.T) {
 				c := simConfig{replicas: 2, shared: true, limit: 2, tick: 5000, watchdog: 7000, poll: poll, jobs: 14, step: 50,
 					minDur: 1000, maxDur: 4000, requeueEvery: 3, requeuePhase: phase}
 				h := runSim(c, rand.New(rand.NewPCG(seed, 1)))
-				if fs := Jobs(h, 2, time.Second); len(fs) != 0 {
+				if fs := Findings(h, 2, time.Second); len(fs) != 0 {
 					t.Fatalf("seed %d poll %dms %s: %v %+v", seed, poll, phase, kinds(fs), fs[0])
 				}
 			}
@@ -196,10 +199,10 @@ func TestJobsPerReplicaQueuesOverCeiling(t *testing.T) {
 			requeueEvery: 4, requeuePhase: "recovered"}
 		h := runSim(c, rand.New(rand.NewPCG(seed, 2)))
 		got := map[string]int{}
-		for _, f := range Jobs(h, 2, time.Second) {
+		for _, f := range Findings(h, 2, time.Second) {
 			got[f.Kind]++
 		}
-		if got[Ceiling] != 1 || len(got) != 1 {
+		if got[detect.Ceiling] != 1 || len(got) != 1 {
 			t.Fatalf("seed %d: want one ceiling finding, got %v", seed, got)
 		}
 	}
@@ -212,10 +215,29 @@ func TestJobsSplitQueuesStrand(t *testing.T) {
 	h := runSim(c, rand.New(rand.NewPCG(5, 3)))
 	h.Header.MaxActive = 2
 	got := map[string]int{}
-	for _, f := range Jobs(h, 2, time.Second) {
+	for _, f := range Findings(h, 2, time.Second) {
 		got[f.Kind]++
 	}
-	if got[Stranded] == 0 || got[Ceiling] != 0 || len(got) != 1 {
+	if got[detect.Stranded] == 0 || got[detect.Ceiling] != 0 || len(got) != 1 {
 		t.Fatalf("want stranded only, got %v", got)
 	}
 }
+
+// judgeJobs is detect.Judge with the jobs profile's rules.
+func judgeJobs(h *history.History, st *snapshot.State, o detect.Options) detect.Judgement {
+	o.Rules = Rules{}
+	return detect.Judge(h, st, o)
+}
+
+// kinds are the findings' kinds, sorted.
+func kinds(fs []detect.Finding) []string {
+	var k []string
+	for _, f := range fs {
+		k = append(k, f.Kind)
+	}
+	sort.Strings(k)
+	return k
+}
+
+// t0 is when the timelines begin.
+var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)

@@ -1,8 +1,10 @@
-package detect
+package openstudio
 
 import (
 	"fmt"
 	"testing"
+
+	"github.com/osctl/osctl/pkg/stress/detect"
 )
 
 // BenchmarkJudge judges the synthetic state of 1k and 10k analyses (4 uploads, a start, a data
@@ -12,7 +14,7 @@ func BenchmarkJudge(b *testing.B) {
 		s := buildScenario(b, n, "")
 		b.Run(fmt.Sprintf("analyses=%d", n), func(b *testing.B) {
 			for b.Loop() {
-				j := Judge(s.h, s.st, Options{})
+				j := judgeFiles(s.h, s.st, detect.Options{})
 				if len(j.Findings) != 0 {
 					b.Fatalf("findings on a clean state: %v", j.Findings[0])
 				}
