@@ -38,4 +38,4 @@ func (Profile) Load(e stress.SendEnv) stress.Loader { return &load{e: e} }
 func (Profile) Rules() detect.Rules { return Rules{} }
 
 // Cleanup implements stress.Cleaner: the run's jobs.
-func (Profile) Cleanup() cleanup.PlanFunc { return cleanup.JobsPlan }
+func (Profile) Cleanup() cleanup.PlanFunc { return Plan }

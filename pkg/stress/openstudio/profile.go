@@ -41,4 +41,4 @@ func (Profile) Load(e stress.SendEnv) stress.Loader { return &loader{e: e} }
 func (Profile) Rules() detect.Rules { return Rules{} }
 
 // Cleanup implements stress.Cleaner: the run's analyses and files.
-func (Profile) Cleanup() cleanup.PlanFunc { return cleanup.OpenStudioPlan }
+func (Profile) Cleanup() cleanup.PlanFunc { return Plan }

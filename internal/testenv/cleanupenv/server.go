@@ -1,4 +1,6 @@
-package cleanup
+// Package cleanupenv is a real HTTP server on loopback for the tests of osctl stress cleanup's
+// plans: a job API and an OpenStudio analysis API that count what they are sent.
+package cleanupenv
 
 import (
 	"encoding/json"
@@ -13,48 +15,51 @@ import (
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
-// server is a real HTTP server on loopback that counts what it is sent: a job API
+// Server is a real HTTP server on loopback that counts what it is sent: a job API
 // (DELETE /v1/jobs/{id}, GET /v1/jobs/{id}/status) over jobs, and an OpenStudio analysis API
 // (GET /status, GET and DELETE /analyses/{id}.json) over analyses. With redirect set, it answers
 // every request with a 307 there instead.
-type server struct {
+type Server struct {
 	*httptest.Server
 	mu       sync.Mutex
-	jobs     map[string]bool
-	analyses map[string]map[string]any
-	requests []string // "METHOD path"
-	tokens   []string // every X-ELB-API-Token it was sent
-	redirect string
+	Jobs     map[string]bool
+	Analyses map[string]map[string]any
+	Requests []string // "METHOD path"
+	Tokens   []string // every X-ELB-API-Token it was sent
+	Redirect string
 }
 
-func newServer(t *testing.T) *server {
-	s := &server{jobs: map[string]bool{}, analyses: map[string]map[string]any{}}
+// NewServer starts a server, closed when the test ends.
+func NewServer(t *testing.T) *Server {
+	s := &Server{Jobs: map[string]bool{}, Analyses: map[string]map[string]any{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	t.Cleanup(s.Close)
 	return s
 }
 
-func (s *server) count() int {
+// Count is how many requests it was sent.
+func (s *Server) Count() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return len(s.requests)
+	return len(s.Requests)
 }
 
-func (s *server) has(id string) bool {
+// Has reports whether it holds the job or analysis id.
+func (s *Server) Has(id string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.jobs[id] || s.analyses[id] != nil
+	return s.Jobs[id] || s.Analyses[id] != nil
 }
 
-func (s *server) serve(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.requests = append(s.requests, r.Method+" "+r.URL.Path)
+	s.Requests = append(s.Requests, r.Method+" "+r.URL.Path)
 	if tok := r.Header.Get("X-ELB-API-Token"); tok != "" {
-		s.tokens = append(s.tokens, tok)
+		s.Tokens = append(s.Tokens, tok)
 	}
-	if s.redirect != "" {
-		http.Redirect(w, r, s.redirect+r.URL.Path, http.StatusTemporaryRedirect)
+	if s.Redirect != "" {
+		http.Redirect(w, r, s.Redirect+r.URL.Path, http.StatusTemporaryRedirect)
 		return
 	}
 	p := r.URL.Path
@@ -70,23 +75,23 @@ func (s *server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-func (s *server) job(w http.ResponseWriter, r *http.Request, rest string) {
+func (s *Server) job(w http.ResponseWriter, r *http.Request, rest string) {
 	id, status := strings.CutSuffix(rest, "/status")
 	switch {
-	case !s.jobs[id]:
+	case !s.Jobs[id]:
 		writeJSON(w, http.StatusNotFound, map[string]any{"detail": "Job " + id + " not found"})
 	case status && r.Method == http.MethodGet:
 		writeJSON(w, http.StatusOK, map[string]any{"job_id": id, "status": "queued"})
 	case !status && r.Method == http.MethodDelete:
-		delete(s.jobs, id)
+		delete(s.Jobs, id)
 		writeJSON(w, http.StatusOK, map[string]any{"job_id": id, "status": "deleted"})
 	default:
 		w.WriteHeader(http.StatusMethodNotAllowed)
 	}
 }
 
-func (s *server) analysis(w http.ResponseWriter, r *http.Request, id string) {
-	a := s.analyses[id]
+func (s *Server) analysis(w http.ResponseWriter, r *http.Request, id string) {
+	a := s.Analyses[id]
 	switch {
 	case r.Method == http.MethodGet && a == nil:
 		writeJSON(w, http.StatusOK, map[string]any{"analysis": nil}) // the real server's answer
@@ -95,7 +100,7 @@ func (s *server) analysis(w http.ResponseWriter, r *http.Request, id string) {
 	case r.Method == http.MethodDelete && a == nil:
 		writeJSON(w, http.StatusInternalServerError, map[string]any{"error": "Mongoid::Errors::DocumentNotFound"})
 	case r.Method == http.MethodDelete:
-		delete(s.analyses, id)
+		delete(s.Analyses, id)
 		w.WriteHeader(http.StatusNoContent)
 	default:
 		w.WriteHeader(http.StatusMethodNotAllowed)
@@ -108,9 +113,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
-// writeHistory writes a history file of a header and records, as osctl stress writes one, and
+// WriteHistory writes a history file of a header and records, as osctl stress writes one, and
 // returns its path.
-func writeHistory(t *testing.T, hd history.Header, recs ...history.Record) string {
+func WriteHistory(t *testing.T, hd history.Header, recs ...history.Record) string {
 	t.Helper()
 	p := filepath.Join(t.TempDir(), "run.jsonl")
 	fh, err := os.Create(p)
@@ -133,17 +138,12 @@ func writeHistory(t *testing.T, hd history.Header, recs ...history.Record) strin
 	return p
 }
 
-func readHistory(t *testing.T, p string) *history.History {
+// ReadHistory reads the history file at p.
+func ReadHistory(t *testing.T, p string) *history.History {
 	t.Helper()
 	h, err := history.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
 	}
 	return h
-}
-
-func asUsage(err error, ue **UsageError) bool {
-	u, ok := err.(*UsageError)
-	*ue = u
-	return ok
 }

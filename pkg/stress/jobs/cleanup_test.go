@@ -1,7 +1,9 @@
-package cleanup
+package jobs
 
 import (
 	"context"
+	"github.com/osctl/osctl/internal/testenv/cleanupenv"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"net/http"
 	"os"
 	"strings"
@@ -30,7 +32,7 @@ func token() http.Header { return http.Header{"X-Elb-Api-Token": {"s3cr3t-token"
 // (the default body's, a custom body's whose key holds the nonce, an id that holds the nonce, one
 // named only by the key of a submit that got no answer) are deleted.
 func TestJobsCleanupOnlyTheRunsJobsOnTheRunsTargets(t *testing.T) {
-	ours, foreign := newServer(t), newServer(t)
+	ours, foreign := cleanupenv.NewServer(t), cleanupenv.NewServer(t)
 	own := submit(1, ours.URL)
 	elsewhere := submit(2, foreign.URL)
 	stolen := submit(3, ours.URL)
@@ -48,14 +50,14 @@ func TestJobsCleanupOnlyTheRunsJobsOnTheRunsTargets(t *testing.T) {
 	unanswered := submit(8, ours.URL)
 	unanswered.Outcome, unanswered.Returned, unanswered.Error = history.Ambiguous, "", "timeout"
 	for _, r := range []history.Record{own, stolen, custom, keyless, named, unanswered} {
-		ours.jobs[r.Returned] = true
+		ours.Jobs[r.Returned] = true
 	}
-	ours.jobs[unanswered.KeyJob] = true
-	foreign.jobs[elsewhere.Returned] = true
+	ours.Jobs[unanswered.KeyJob] = true
+	foreign.Jobs[elsewhere.Returned] = true
 
-	h := readHistory(t, writeHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}},
+	h := cleanupenv.ReadHistory(t, cleanupenv.WriteHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}},
 		own, elsewhere, stolen, noNonce, custom, keyless, named, unanswered))
-	plan, err := ForHistory(context.Background(), h, Options{Header: token(), Client: Client(0)})
+	plan, err := cleanup.ForHistory(context.Background(), h, cleanup.Options{Header: token(), Client: cleanup.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,8 +81,8 @@ func TestJobsCleanupOnlyTheRunsJobsOnTheRunsTargets(t *testing.T) {
 			t.Errorf("dry run lacks %q:\n%s", want, dry)
 		}
 	}
-	if ours.count() != 0 || foreign.count() != 0 {
-		t.Fatalf("planning sent requests: %d, %d", ours.count(), foreign.count())
+	if ours.Count() != 0 || foreign.Count() != 0 {
+		t.Fatalf("planning sent requests: %d, %d", ours.Count(), foreign.Count())
 	}
 	res, err := plan.Apply(context.Background())
 	if err != nil {
@@ -90,19 +92,19 @@ func TestJobsCleanupOnlyTheRunsJobsOnTheRunsTargets(t *testing.T) {
 		t.Fatalf("deleted %d, not deleted %d: %+v", res.Deleted, res.NotDeleted, res.Jobs)
 	}
 	for _, id := range []string{own.Returned, custom.Returned, named.Returned, unanswered.KeyJob} {
-		if ours.has(id) {
+		if ours.Has(id) {
 			t.Errorf("job %s of the run is still there", id)
 		}
 	}
 	for _, id := range []string{stolen.Returned, keyless.Returned} {
-		if !ours.has(id) {
+		if !ours.Has(id) {
 			t.Errorf("job %s, not the run's, was deleted", id)
 		}
 	}
-	if foreign.count() != 0 || !foreign.has(elsewhere.Returned) {
-		t.Fatalf("the host outside the header's targets was sent %d requests", foreign.count())
+	if foreign.Count() != 0 || !foreign.Has(elsewhere.Returned) {
+		t.Fatalf("the host outside the header's targets was sent %d requests", foreign.Count())
 	}
-	for _, r := range ours.requests {
+	for _, r := range ours.Requests {
 		if strings.Contains(r, stolen.Returned) || strings.Contains(r, keyless.Returned) || strings.Contains(r, noNonce.Returned) {
 			t.Errorf("sent %s", r)
 		}
@@ -113,11 +115,11 @@ func TestJobsCleanupOnlyTheRunsJobsOnTheRunsTargets(t *testing.T) {
 // host is not followed: the job is reported not deleted with the Location named, and the other
 // host never sees the token.
 func TestJobsCleanupRedirectCarriesNoToken(t *testing.T) {
-	ours, thief := newServer(t), newServer(t)
-	ours.redirect = thief.URL
-	thief.jobs[submit(1, ours.URL).Returned] = true
-	h := readHistory(t, writeHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}}, submit(1, ours.URL)))
-	plan, err := ForHistory(context.Background(), h, Options{Header: token(), Client: Client(0)})
+	ours, thief := cleanupenv.NewServer(t), cleanupenv.NewServer(t)
+	ours.Redirect = thief.URL
+	thief.Jobs[submit(1, ours.URL).Returned] = true
+	h := cleanupenv.ReadHistory(t, cleanupenv.WriteHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}}, submit(1, ours.URL)))
+	plan, err := cleanup.ForHistory(context.Background(), h, cleanup.Options{Header: token(), Client: cleanup.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,18 +131,18 @@ func TestJobsCleanupRedirectCarriesNoToken(t *testing.T) {
 	if !strings.Contains(line, "redirected to "+thief.URL+"/v1/jobs/") || !strings.Contains(line, "cleanup follows no redirect") {
 		t.Errorf("lines: %s", line)
 	}
-	if thief.count() != 0 || len(thief.tokens) != 0 {
-		t.Fatalf("the redirect's host got %v with tokens %v", thief.requests, thief.tokens)
+	if thief.Count() != 0 || len(thief.Tokens) != 0 {
+		t.Fatalf("the redirect's host got %v with tokens %v", thief.Requests, thief.Tokens)
 	}
 }
 
 // TestJobsCleanupOfATruncatedHistory: a history whose last line was cut by a crash is read (its
 // partial line ignored and counted), and the jobs of its whole records are deleted.
 func TestJobsCleanupOfATruncatedHistory(t *testing.T) {
-	ours := newServer(t)
+	ours := cleanupenv.NewServer(t)
 	first, second := submit(1, ours.URL), submit(2, ours.URL)
-	ours.jobs[first.Returned], ours.jobs[second.Returned] = true, true
-	p := writeHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}}, first, second)
+	ours.Jobs[first.Returned], ours.Jobs[second.Returned] = true, true
+	p := cleanupenv.WriteHistory(t, history.Header{Run: run, Profile: "jobs", Targets: []string{ours.URL}}, first, second)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -155,14 +157,14 @@ func TestJobsCleanupOfATruncatedHistory(t *testing.T) {
 	if h.Cut != 1 || h.Footer != nil || !strings.HasPrefix(h.CutNotice(), "history ends mid-record: 1 partial line ignored") {
 		t.Fatalf("cut %d, notice %q", h.Cut, h.CutNotice())
 	}
-	plan, err := ForHistory(context.Background(), h, Options{Header: token(), Client: Client(0)})
+	plan, err := cleanup.ForHistory(context.Background(), h, cleanup.Options{Header: token(), Client: cleanup.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res, err := plan.Apply(context.Background()); err != nil || res.Deleted != 1 || ours.has(first.Returned) {
+	if res, err := plan.Apply(context.Background()); err != nil || res.Deleted != 1 || ours.Has(first.Returned) {
 		t.Fatalf("%v %+v", err, res)
 	}
-	if !ours.has(second.Returned) {
+	if !ours.Has(second.Returned) {
 		t.Fatal("the job of the cut record was deleted")
 	}
 }
@@ -172,21 +174,27 @@ func TestJobsCleanupOfATruncatedHistory(t *testing.T) {
 func TestJobsCleanupUsage(t *testing.T) {
 	ctx := context.Background()
 	h := &history.History{Header: history.Header{Run: run, Profile: "jobs"}}
-	var ue *UsageError
-	if _, err := ForHistory(ctx, h, Options{StateDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "leave out {StateDir}") {
+	var ue *cleanup.UsageError
+	if _, err := cleanup.ForHistory(ctx, h, cleanup.Options{StateDir: t.TempDir()}); err == nil || !strings.Contains(err.Error(), "leave out {StateDir}") {
 		t.Errorf("jobs with a state dir: %v", err)
 	}
 	h.Header.Run = "../../x"
-	if _, err := ForHistory(ctx, h, Options{}); err == nil || !strings.Contains(err.Error(), `run id "../../x" is not one osctl gives`) {
+	if _, err := cleanup.ForHistory(ctx, h, cleanup.Options{}); err == nil || !strings.Contains(err.Error(), `run id "../../x" is not one osctl gives`) {
 		t.Errorf("bad run id: %v", err)
 	}
 	h.Header.Run, h.Header.Profile = run, "http"
-	if _, err := ForHistory(ctx, h, Options{}); err == nil || !asUsage(err, &ue) {
+	if _, err := cleanup.ForHistory(ctx, h, cleanup.Options{}); err == nil || !asUsage(err, &ue) {
 		t.Errorf("http: %v", err)
 	}
 	h.Header.Profile = "jobs"
-	plan, err := ForHistory(ctx, h, Options{})
+	plan, err := cleanup.ForHistory(ctx, h, cleanup.Options{})
 	if err != nil || !plan.Empty() || len(plan.Lines()) != 1 || plan.Lines()[0] != "run 0badc0de: would delete 0 jobs" {
 		t.Fatalf("empty jobs run: %v %v", err, plan.Lines())
 	}
+}
+
+func asUsage(err error, ue **cleanup.UsageError) bool {
+	u, ok := err.(*cleanup.UsageError)
+	*ue = u
+	return ok
 }

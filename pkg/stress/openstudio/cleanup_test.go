@@ -1,7 +1,9 @@
-package cleanup
+package openstudio
 
 import (
 	"context"
+	"github.com/osctl/osctl/internal/testenv/cleanupenv"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"os"
 	"path/filepath"
 	"strings"
@@ -27,71 +29,16 @@ func mkdirs(t *testing.T, root string, dirs ...string) {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// TestRunMatchesWholeIDs: --run 7c0f5a2e removes the run's own directories and leaves alone a
-// uuid-named analysis whose first group is the run id, a result directory that holds another
-// file, and anything else.
-func TestRunMatchesWholeIDs(t *testing.T) {
-	const r = "7c0f5a2e"
-	root := t.TempDir()
-	ownA := profile.AnalysisID(r, 1)
-	foreignA := "7c0f5a2e-3c1d-4b8e-9a51-0d6f2b7e9c11"
-	mkdirs(t, root,
-		"server/analyses/"+ownA+"/seed.zip", "server/assets/analyses/"+ownA+"/original/"+profile.ZipName(r),
-		"server/analyses/"+foreignA+"/seed.zip", "server/assets/analyses/"+foreignA+"/original/x.zip",
-		"server/analyses/7c0f5a2e-000a-4000-8000-00000000000/short",
-		"server/assets/data_points/dp1/files/original/"+profile.ResultName(r, 3),
-		"server/assets/data_points/dp2/files/original/"+profile.ResultName(r, 4),
-		"server/assets/data_points/dp2/files/original/report.json",
-		"server/assets/data_points/dp3/files/original/osctl-7c0f5a2e-notes.json")
-	plan, err := Files(root, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []string{filepath.Join(root, "server/analyses", ownA), filepath.Join(root, "server/assets/analyses", ownA), filepath.Join(root, "server/assets/data_points/dp1")}
-	if strings.Join(plan.Removed, ",") != strings.Join(want, ",") || plan.Files != 3 {
-		t.Fatalf("planned %v (%d files), want %v", plan.Removed, plan.Files, want)
-	}
-	if q := plan.Question(); !strings.Contains(q, "Remove 3 directories (3 files) of stress run 7c0f5a2e under "+root) {
-		t.Errorf("question: %s", q)
-	}
-	res, err := plan.Apply(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := res.Lines(); got[len(got)-1] != "run 7c0f5a2e: removed 3 directories (3 files)" {
-		t.Errorf("lines: %v", got)
-	}
-	for _, d := range want {
-		if exists(d) {
-			t.Errorf("%s is still there", d)
-		}
-	}
-	for _, d := range []string{"server/analyses/" + foreignA, "server/assets/analyses/" + foreignA, "server/analyses/7c0f5a2e-000a-4000-8000-00000000000",
-		"server/assets/data_points/dp2", "server/assets/data_points/dp3"} {
-		if !exists(filepath.Join(root, d)) {
-			t.Errorf("%s, not the run's, was removed", d)
-		}
-	}
-	for _, bad := range []string{"7c0f5a2", "7c0f5a2e-3c1d", "", "../x"} {
-		if _, err := Files(root, bad); err == nil {
-			t.Errorf("run %q accepted", bad)
-		}
-	}
-	if _, err := Files(filepath.Join(root, "none"), r); err == nil {
-		t.Error("a missing state dir accepted")
-	}
-}
-
 // create is an acknowledged create of the run's i-th analysis, as osctl stress records it.
 func create(seq int64, i int) history.Record {
-	id := profile.AnalysisID(run, i)
-	return history.Record{Seq: seq, Op: history.OpCreateAnalysis, Setup: true, Nonce: profile.Nonce(run, seq), Project: "p-1", Analysis: id, ID: id, Returned: id,
+	id := profile.AnalysisID(runID, i)
+	return history.Record{Seq: seq, Op: history.OpCreateAnalysis, Setup: true, Nonce: profile.Nonce(runID, seq), Project: "p-1", Analysis: id, ID: id, Returned: id,
 		Outcome: history.Acknowledged, Status: 201}
 }
 
 // analysisAsServed is the analysis as the server keeps what a create sent.
 func analysisAsServed(r history.Record) map[string]any {
-	return map[string]any{"_id": r.ID, "uuid": r.ID, "name": r.Nonce, "display_name": "osctl stress " + run, "project_id": r.Project}
+	return map[string]any{"_id": r.ID, "uuid": r.ID, "name": r.Nonce, "display_name": "osctl stress " + runID, "project_id": r.Project}
 }
 
 // TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns: an analysis is deleted only when
@@ -99,7 +46,7 @@ func analysisAsServed(r history.Record) map[string]any {
 // names with another run's nonce, and one whose id is not one of the run's are left alone and
 // never sent a DELETE. One already gone gets no DELETE either. The run's files go.
 func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
-	srv := newServer(t)
+	srv := cleanupenv.NewServer(t)
 	own, renamed, moved, gone := create(2, 0), create(3, 1), create(4, 2), create(5, 3)
 	stranger := create(6, 4)
 	stranger.Nonce = profile.Nonce("0badc0df", 6)
@@ -108,16 +55,16 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 	rejected := create(8, 6)
 	rejected.Outcome = history.Rejected
 	for _, r := range []history.Record{own, renamed, moved, stranger, foreignID, rejected} {
-		srv.analyses[r.ID] = analysisAsServed(r)
+		srv.Analyses[r.ID] = analysisAsServed(r)
 	}
-	srv.analyses[renamed.ID]["name"] = "someone's analysis"
-	srv.analyses[moved.ID]["project_id"] = map[string]any{"$oid": "p-2"}
+	srv.Analyses[renamed.ID]["name"] = "someone's analysis"
+	srv.Analyses[moved.ID]["project_id"] = map[string]any{"$oid": "p-2"}
 	root := t.TempDir()
 	mkdirs(t, root, "server/analyses/"+own.ID+"/seed.zip", "server/analyses/"+foreignID.ID+"/seed.zip")
 
-	h := readHistory(t, writeHistory(t, history.Header{Run: run, Profile: "openstudio", Targets: []string{srv.URL}},
+	h := cleanupenv.ReadHistory(t, cleanupenv.WriteHistory(t, history.Header{Run: runID, Profile: "openstudio", Targets: []string{srv.URL}},
 		own, renamed, moved, gone, stranger, foreignID, rejected))
-	plan, err := ForHistory(context.Background(), h, Options{StateDir: root, Client: Client(0)})
+	plan, err := cleanup.ForHistory(context.Background(), h, cleanup.Options{StateDir: root, Client: cleanup.Client(0)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,16 +89,16 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.LeftAlone() != 4 || srv.has(own.ID) || exists(filepath.Join(root, "server/analyses", own.ID)) {
-		t.Fatalf("left alone %d, own analysis there %v", res.LeftAlone(), srv.has(own.ID))
+	if res.LeftAlone() != 4 || srv.Has(own.ID) || exists(filepath.Join(root, "server/analyses", own.ID)) {
+		t.Fatalf("left alone %d, own analysis there %v", res.LeftAlone(), srv.Has(own.ID))
 	}
 	for _, r := range []history.Record{renamed, moved, stranger, foreignID, rejected} {
-		if !srv.has(r.ID) {
+		if !srv.Has(r.ID) {
 			t.Errorf("analysis %s, not the run's, was deleted", r.ID)
 		}
 	}
 	deletes := 0
-	for _, r := range srv.requests {
+	for _, r := range srv.Requests {
 		if strings.HasPrefix(r, "DELETE ") {
 			deletes++
 			if r != "DELETE /analyses/"+own.ID+".json" {
@@ -160,7 +107,7 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 		}
 	}
 	if deletes != 1 || !exists(filepath.Join(root, "server/analyses", foreignID.ID)) {
-		t.Fatalf("%d DELETEs: %v", deletes, srv.requests)
+		t.Fatalf("%d DELETEs: %v", deletes, srv.Requests)
 	}
 }
 
@@ -169,30 +116,39 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 // DELETE (its records go with its state directory).
 func TestOpenStudioCleanupRefusals(t *testing.T) {
 	ctx := context.Background()
-	srv, other := newServer(t), newServer(t)
+	srv, other := cleanupenv.NewServer(t), cleanupenv.NewServer(t)
 	root := t.TempDir()
-	h := &history.History{Header: history.Header{Run: run, Profile: "openstudio"}}
+	h := &history.History{Header: history.Header{Run: runID, Profile: "openstudio"}}
 	for _, c := range []struct {
-		o    Options
+		o    cleanup.Options
 		tgts []string
 		want string
 	}{
-		{Options{}, nil, "pass {StateDir} DIR"},
-		{Options{StateDir: filepath.Join(root, "none")}, nil, "is not a directory"},
-		{Options{StateDir: root}, nil, "the history names no target"},
-		{Options{StateDir: root}, []string{"http://user:xxxxx@127.0.0.1:1"}, "without its password"},
+		{cleanup.Options{}, nil, "pass {StateDir} DIR"},
+		{cleanup.Options{StateDir: filepath.Join(root, "none")}, nil, "is not a directory"},
+		{cleanup.Options{StateDir: root}, nil, "the history names no target"},
+		{cleanup.Options{StateDir: root}, []string{"http://user:xxxxx@127.0.0.1:1"}, "without its password"},
 	} {
 		h.Header.Targets = c.tgts
-		if _, err := ForHistory(ctx, h, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := cleanup.ForHistory(ctx, h, c.o); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: %v, want %s", c.o, err, c.want)
 		}
 	}
-	srv.redirect = other.URL
+	srv.Redirect = other.URL
 	h.Header.Targets = []string{srv.URL}
-	if _, err := ForHistory(ctx, h, Options{StateDir: root, Client: Client(0)}); err == nil || !strings.Contains(err.Error(), "redirected to "+other.URL+"/status") {
+	if _, err := cleanup.ForHistory(ctx, h, cleanup.Options{StateDir: root, Client: cleanup.Client(0)}); err == nil || !strings.Contains(err.Error(), "redirected to "+other.URL+"/status") {
 		t.Errorf("redirected probe: %v", err)
 	}
-	if other.count() != 0 {
-		t.Errorf("the redirect was followed: %v", other.requests)
+	if other.Count() != 0 {
+		t.Errorf("the redirect was followed: %v", other.Requests)
 	}
 }
+
+func asUsage(err error, ue **cleanup.UsageError) bool {
+	u, ok := err.(*cleanup.UsageError)
+	*ue = u
+	return ok
+}
+
+// runID is the run the cleanup tests clean up.
+const runID = "0badc0de"
