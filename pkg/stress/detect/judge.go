@@ -68,18 +68,6 @@ func Pct(f float64) string {
 	return s + "%"
 }
 
-// Contention is what the run achieved on the server (docs/architecture.md, the stress contract, 6).
-type Contention struct {
-	// MaxInFlightOneAnalysis is the most requests in flight at once on one analysis.
-	MaxInFlightOneAnalysis int `json:"max_in_flight_one_analysis"`
-	// MaxOverlappingWrites is the most writes (uploads, starts) in flight at once on one analysis.
-	MaxOverlappingWrites int `json:"max_overlapping_writes"`
-	// Contended is how many analyses saw two or more overlapping writes, of Analyses.
-	Contended int     `json:"contended_analyses"`
-	Analyses  int     `json:"analyses"`
-	Fraction  float64 `json:"contended_fraction"`
-}
-
 // Judgement is the verdict of one run.
 type Judgement struct {
 	Verdict      string         `json:"verdict"` // clean | races | inconclusive
@@ -91,14 +79,13 @@ type Judgement struct {
 	Acknowledged int            `json:"acknowledged"`
 	AckFraction  float64        `json:"acknowledged_fraction"`
 	Outcomes     map[string]int `json:"outcomes"`
-	Contention   *Contention    `json:"contention,omitempty"`
 	Operations   []OpStats      `json:"operations,omitempty"`
-	Extractions  *Extractions   `json:"extractions,omitempty"`
-	ResultFiles  *ResultFiles   `json:"result_files,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
-	// Power is what a jobs run could see (JobsPower).
-	Power *JobsPower `json:"power,omitempty"`
+	// Part is the profile's own part of the verdict, as its Rules measured it (its contention,
+	// its extractions, what its polls could see): the report carries it as the profile's part
+	// (report.Part), whose JSON fields are the report's own.
+	Part any `json:"-"`
 	// Active are the stretches during which the run's objects were surely active (its jobs'),
 	// which the report's timelines draw.
 	Active []Span `json:"-"`

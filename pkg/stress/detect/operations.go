@@ -17,32 +17,6 @@ type OpStats struct {
 	FirstFailure string `json:"first_failure,omitempty"`
 }
 
-// Extractions says which analyses' extractions could be judged.
-type Extractions struct {
-	// Expected is how many analyses had a start acknowledged after an acknowledged upload.
-	Expected int `json:"expected"`
-	// Judged is how many analyses' extractions were judged: a job of theirs left "queued".
-	Judged int `json:"judged"`
-	// NotJudged is how many expected extractions were not judged: every job of the analysis was
-	// still queued when its status was read (not run yet, or failed).
-	NotJudged int `json:"not_judged"`
-	// Jobs is how many jobs status.json listed for the run's analyses; Ran how many left "queued",
-	// Queued how many had not.
-	Jobs   int `json:"jobs"`
-	Ran    int `json:"ran"`
-	Queued int `json:"queued"`
-}
-
-// ResultFiles says which acknowledged result files were judged lost if missing.
-type ResultFiles struct {
-	// Judged is how many acknowledged upload_files must have left their file.
-	Judged int `json:"judged"`
-	// NotJudged is how many were on a data point of an analysis that was started: the simulation
-	// worker deletes a data point's result files by design before it simulates it, so their
-	// absence proves nothing (a file that is there is still judged by its bytes).
-	NotJudged int `json:"not_judged"`
-}
-
 // MixName is the --mix name of a history operation.
 func MixName(op string) string {
 	if op == history.OpCreateDataPoint {

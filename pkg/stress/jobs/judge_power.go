@@ -9,9 +9,9 @@ import (
 )
 
 // PowerOf measures what a jobs run could see, from its history alone.
-func PowerOf(h *history.History, maxActive int, grace time.Duration) detect.JobsPower {
+func PowerOf(h *history.History, maxActive int, grace time.Duration) Power {
 	r := readJobsRun(h)
-	p := detect.JobsPower{StrandLimitS: StrandLimit(h, grace).Seconds(), PollS: headerDuration(h.Header.Poll).Seconds()}
+	p := Power{StrandLimitS: StrandLimit(h, grace).Seconds(), PollS: headerDuration(h.Header.Poll).Seconds()}
 	var sure []interval
 	var brackets, reads []time.Duration
 	for _, id := range r.ids {

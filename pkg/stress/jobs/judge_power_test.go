@@ -91,7 +91,7 @@ func TestJobsPowerMutation(t *testing.T) {
 		if j := judgeJobs(h, nil, detect.Options{IgnorePower: true}); j.Verdict != detect.Clean {
 			t.Fatalf("seed %d without the rule: %s %v, want the false clean", seed, j.Verdict, j.Reasons)
 		}
-		if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Inconclusive || j.Power == nil || j.Power.Ceiling {
+		if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Inconclusive || powerOf(j) == nil || powerOf(j).Ceiling {
 			t.Fatalf("seed %d with the rule: %s %v", seed, j.Verdict, j.Reasons)
 		}
 	}
@@ -104,7 +104,7 @@ func TestJobsPowerCorrectServiceConclusive(t *testing.T) {
 		c := simConfig{replicas: 2, shared: true, limit: 2, tick: 1000, watchdog: 60000, poll: 200, jobs: 10, step: 50, minDur: 2000, maxDur: 4000}
 		h := runSim(c, rand.New(rand.NewPCG(seed, 8)))
 		if j := judgeJobs(h, nil, detect.Options{}); j.Verdict != detect.Clean || !j.Conclusive {
-			t.Fatalf("seed %d: %s %v (power %+v)", seed, j.Verdict, j.Reasons, j.Power)
+			t.Fatalf("seed %d: %s %v (power %+v)", seed, j.Verdict, j.Reasons, powerOf(j))
 		}
 	}
 }

@@ -241,3 +241,11 @@ func kinds(fs []detect.Finding) []string {
 
 // t0 is when the timelines begin.
 var t0 = time.Date(2026, 11, 30, 5, 0, 0, 0, time.UTC)
+
+// powerOf is what a judgement's jobs part says the polls could see (nil: none).
+func powerOf(j detect.Judgement) *Power {
+	if p, ok := j.Part.(*Part); ok {
+		return p.Power
+	}
+	return nil
+}

@@ -15,7 +15,7 @@ type Rules struct{}
 // Findings implements detect.Rules.
 func (Rules) Findings(h *history.History, _ *snapshot.State, o detect.Options, j *detect.Judgement) []detect.Finding {
 	p := PowerOf(h, o.MaxActive, o.StrandGrace())
-	j.Power = &p
+	j.Part = &Part{Power: &p}
 	j.Active = SurelyActive(h)
 	return Findings(h, o.MaxActive, o.StrandGrace())
 }
@@ -32,8 +32,10 @@ func (Rules) Unearned(h *history.History, _ *snapshot.State, o detect.Options, j
 		out = append(out, "no ceiling known: pass {MaxActive} (the sandbox reports it in GET /status)")
 	case j.Acknowledged <= o.MaxActive:
 		out = append(out, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
-	case j.Power != nil && !o.IgnorePower:
-		out = append(out, j.Power.Reasons(o.MaxActive)...)
+	case !o.IgnorePower:
+		if p, ok := j.Part.(*Part); ok && p.Power != nil {
+			out = append(out, p.Power.Reasons(o.MaxActive)...)
+		}
 	}
 	return out
 }

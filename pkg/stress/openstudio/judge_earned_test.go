@@ -86,11 +86,11 @@ func TestVerdictEarnedPerOperation(t *testing.T) {
 	if got["start"].Acknowledged != 2 || got["data_point"].Acknowledged != 3 || got["upload_file"].Acknowledged != 3 {
 		t.Errorf("operations %+v", j.Operations)
 	}
-	if x := j.Extractions; x == nil || x.Expected != 2 || x.Judged != 2 || x.NotJudged != 0 || x.Ran != 2 {
-		t.Errorf("extractions %+v", j.Extractions)
+	if x := partOfJ(j).Extractions; x == nil || x.Expected != 2 || x.Judged != 2 || x.NotJudged != 0 || x.Ran != 2 {
+		t.Errorf("extractions %+v", partOfJ(j).Extractions)
 	}
-	if x := j.ResultFiles; x == nil || x.Judged != 1 || x.NotJudged != 2 {
-		t.Errorf("result files %+v", j.ResultFiles)
+	if x := partOfJ(j).ResultFiles; x == nil || x.Judged != 1 || x.NotJudged != 2 {
+		t.Errorf("result files %+v", partOfJ(j).ResultFiles)
 	}
 }
 

@@ -8,9 +8,9 @@ import (
 )
 
 // ResultFilesOf counts, from the history alone, which result files were judged.
-func ResultFilesOf(h *history.History) detect.ResultFiles {
+func ResultFilesOf(h *history.History) ResultFiles {
 	r := index(h)
-	var x detect.ResultFiles
+	var x ResultFiles
 	for _, ups := range r.results {
 		n := len(applied(ups))
 		if resultsDeletable(r, ups) {
@@ -23,9 +23,9 @@ func ResultFilesOf(h *history.History) detect.ResultFiles {
 }
 
 // ExtractionsOf counts, from the history alone, which extractions could be judged.
-func ExtractionsOf(h *history.History) detect.Extractions {
+func ExtractionsOf(h *history.History) Extractions {
 	r := index(h)
-	var x detect.Extractions
+	var x Extractions
 	for _, a := range r.analyses {
 		st := r.readbacks[history.ReadbackStatus+"/"+a]
 		ran := jobRan(st)
@@ -54,7 +54,7 @@ func ExtractionsOf(h *history.History) detect.Extractions {
 // earnedReasons says why a run without findings proved nothing about an operation: an operation
 // of the mix that was never sent or never acknowledged, or starts whose extractions could not be
 // judged.
-func earnedReasons(h *history.History, ops []detect.OpStats, x *detect.Extractions, rf *detect.ResultFiles) []string {
+func earnedReasons(h *history.History, ops []detect.OpStats, x *Extractions, rf *ResultFiles) []string {
 	var out []string
 	why := map[string]string{
 		"start":       "a start is sent only once an upload of that analysis was acknowledged, and none was",

@@ -30,8 +30,8 @@ func TestCleanStateHasNoFinding(t *testing.T) {
 	if len(j.Findings) != 0 {
 		t.Fatalf("findings on a clean state: %+v", j.Findings)
 	}
-	if j.Contention == nil || j.Contention.Contended != 3 {
-		t.Fatalf("contention %+v", j.Contention)
+	if partOfJ(j).Contention == nil || partOfJ(j).Contention.Contended != 3 {
+		t.Fatalf("contention %+v", partOfJ(j).Contention)
 	}
 	if j.Verdict != detect.Clean || !j.Conclusive {
 		t.Fatalf("verdict %s %v", j.Verdict, j.Reasons)
@@ -187,8 +187,8 @@ func TestHarmlessMutations(t *testing.T) {
 				}
 			}
 		}, func(t *testing.T, j detect.Judgement) {
-			if x := j.Extractions; x == nil || x.NotJudged != 1 || x.Judged != 1 || x.Queued != 1 || x.Ran != 1 {
-				t.Fatalf("the report must say one extraction was not judged: %+v", j.Extractions)
+			if x := partOfJ(j).Extractions; x == nil || x.NotJudged != 1 || x.Judged != 1 || x.Queued != 1 || x.Ran != 1 {
+				t.Fatalf("the report must say one extraction was not judged: %+v", partOfJ(j).Extractions)
 			}
 		}},
 		{"result file of a started analysis deleted by the simulation worker", func(t *testing.T, s *scenario) {
@@ -200,8 +200,8 @@ func TestHarmlessMutations(t *testing.T) {
 				}
 			}
 		}, func(t *testing.T, j detect.Judgement) {
-			if x := j.ResultFiles; x == nil || x.NotJudged != 2 || x.Judged != 1 {
-				t.Fatalf("the report must say two result files were not judged lost if missing: %+v", j.ResultFiles)
+			if x := partOfJ(j).ResultFiles; x == nil || x.NotJudged != 2 || x.Judged != 1 {
+				t.Fatalf("the report must say two result files were not judged lost if missing: %+v", partOfJ(j).ResultFiles)
 			}
 		}},
 	}
@@ -229,8 +229,8 @@ func TestEveryResultFileDeletedIsLost(t *testing.T) {
 		t.Fatal(err)
 	}
 	j := judgeFiles(s.h, s.reread(t), detect.Options{})
-	if j.ResultFiles == nil || j.ResultFiles.Judged != 2 || j.ResultFiles.NotJudged != 6 {
-		t.Fatalf("result files %+v: want 2 judged (the 2 never-started analyses of 8), 6 not", j.ResultFiles)
+	if partOfJ(j).ResultFiles == nil || partOfJ(j).ResultFiles.Judged != 2 || partOfJ(j).ResultFiles.NotJudged != 6 {
+		t.Fatalf("result files %+v: want 2 judged (the 2 never-started analyses of 8), 6 not", partOfJ(j).ResultFiles)
 	}
 	got := kinds(j.Findings)
 	if len(got) != 2 || got[0] != detect.Lost || got[1] != detect.Lost || j.Verdict != detect.Races {

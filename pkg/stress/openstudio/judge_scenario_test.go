@@ -165,3 +165,11 @@ func judgeFiles(h *history.History, st *snapshot.State, o detect.Options) detect
 	o.Rules = Rules{}
 	return detect.Judge(h, st, o)
 }
+
+// partOfJ is a judgement's openstudio part (an empty one when it has none).
+func partOfJ(j detect.Judgement) *Part {
+	if p, ok := j.Part.(*Part); ok {
+		return p
+	}
+	return &Part{}
+}

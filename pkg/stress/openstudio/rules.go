@@ -10,32 +10,30 @@ import (
 
 // Rules judge an openstudio run (detect.Rules), whose objects are files on the shared volume:
 // lost, torn, mixed and phantom files, failed extractions; contention, extractions and result
-// files. They read the run's directories of the volume (detect.StateReader) and leave out the
+// files (its Part). They read the run's directories of the volume (detect.StateReader) and leave out the
 // requests whose ids cannot name one (detect.Excluder).
 type Rules struct{}
 
 // Findings implements detect.Rules.
 func (Rules) Findings(h *history.History, st *snapshot.State, o detect.Options, j *detect.Judgement) []detect.Finding {
-	out := append(Findings(h, st, o.Ignore), failedExtractions(h, index(h))...)
-	c := ContentionOf(h)
-	j.Contention = &c
-	x := ExtractionsOf(h)
-	j.Extractions = &x
-	rf := ResultFilesOf(h)
-	j.ResultFiles = &rf
-	return out
+	j.Part = partOf(h)
+	return append(Findings(h, st, o.Ignore), failedExtractions(h, index(h))...)
 }
 
 // Unearned implements detect.Rules.
 func (Rules) Unearned(h *history.History, st *snapshot.State, o detect.Options, j *detect.Judgement) []string {
 	var out []string
-	if j.Contention != nil && j.Contention.Fraction < o.MinContended {
-		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, detect.Pct(o.MinContended)))
+	p, ok := j.Part.(*Part)
+	if !ok {
+		p = partOf(h)
+	}
+	if p.Contention != nil && p.Contention.Fraction < o.MinContended {
+		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", p.Contention.Contended, p.Contention.Analyses, detect.Pct(o.MinContended)))
 	}
 	if !j.Settled {
 		out = append(out, "the files were still changing when they were read: raise {SettleTimeout}")
 	}
-	out = append(out, earnedReasons(h, j.Operations, j.Extractions, j.ResultFiles)...)
+	out = append(out, earnedReasons(h, j.Operations, p.Extractions, p.ResultFiles)...)
 	out = append(out, stuckReasons(h, index(h))...)
 	if st == nil {
 		out = append(out, "the files were not read: pass {StateDir} or {StatePod}")
@@ -52,9 +50,9 @@ func (Rules) Dirs(h *history.History) []string { return Dirs(h) }
 func (Rules) Excluded(h *history.History) []string { return UnsafeIDs(h) }
 
 // ContentionOf measures the contention a run achieved, from its history alone.
-func ContentionOf(h *history.History) detect.Contention {
+func ContentionOf(h *history.History) Contention {
 	r := index(h)
-	c := detect.Contention{Analyses: len(r.analyses)}
+	c := Contention{Analyses: len(r.analyses)}
 	for _, a := range r.analyses {
 		var all, writes []detect.Span
 		for _, rec := range r.byA[a] {

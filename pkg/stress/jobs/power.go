@@ -1,11 +1,11 @@
-package detect
+package jobs
 
 import (
 	"fmt"
 	"time"
 )
 
-// JobsPower is what a jobs run was able to see (docs/architecture.md, the stress contract, 7). A
+// Power is what a jobs run was able to see (docs/architecture.md, the stress contract, 7). A
 // run without findings is conclusive only when its observations could have shown the breaches it
 // looks for:
 //
@@ -23,7 +23,7 @@ import (
 //     strand limit, with free capacity seen in between. When one poll cycle is longer than the
 //     limit, a job can wait past the limit between two polls without ever being seen queued twice:
 //     the run cannot see a stranded job.
-type JobsPower struct {
+type Power struct {
 	// CycleS is the run's poll cycle, in seconds: the median over every change of state its job
 	// lines show. SlowestReadS is the longest single observation (a status read or a submit).
 	CycleS       float64 `json:"poll_cycle_s"`
@@ -54,7 +54,7 @@ type JobsPower struct {
 
 // Reasons says why a run without findings is not conclusive, and what to change: one sentence
 // for the ceiling and one for stranded jobs, each only when that rule lacked the power.
-func (p JobsPower) Reasons(maxActive int) []string {
+func (p Power) Reasons(maxActive int) []string {
 	var out []string
 	cycle := secs(p.CycleS)
 	if !p.Ceiling {
@@ -83,7 +83,7 @@ func (p JobsPower) Reasons(maxActive int) []string {
 // CeilingRemedy says how to give a run the power to see a breach of the ceiling. When the cycle is
 // mostly the poll interval (reads are quick), polling more often shortens it; when it is mostly
 // the reads (the service answers slowly under the polls), polling less often does.
-func (p JobsPower) CeilingRemedy() string {
+func (p Power) CeilingRemedy() string {
 	poll := "poll less often ({Poll}) so that the service answers faster"
 	if p.PollS > 0 && p.ReadS*2 < p.PollS {
 		poll = fmt.Sprintf("poll more often ({Poll} %s: status reads take %s here)", secs(p.PollS/4), secs(p.ReadS))
@@ -96,7 +96,7 @@ func secs(s float64) string {
 }
 
 // Line is the power in one line, for a summary table.
-func (p JobsPower) Line(maxActive int) string {
+func (p Power) Line(maxActive int) string {
 	s := fmt.Sprintf("at most %s surely active at once (ceiling %d)", plural(p.MostSeen, "job"), maxActive)
 	if p.FullForS > 0 {
 		s += fmt.Sprintf(", %d or more for %s", maxActive, secs(p.FullForS))
@@ -106,12 +106,4 @@ func (p JobsPower) Line(maxActive int) string {
 		s += fmt.Sprintf("; the service's job list: %d at once", p.Service)
 	}
 	return s
-}
-
-// plural is "1 job", "2 jobs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
