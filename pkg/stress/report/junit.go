@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/jstemmer/go-junit-report/v2/junit"
+
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
