@@ -144,11 +144,5 @@ func TestOpenStudioCleanupRefusals(t *testing.T) {
 	}
 }
 
-func asUsage(err error, ue **cleanup.UsageError) bool {
-	u, ok := err.(*cleanup.UsageError)
-	*ue = u
-	return ok
-}
-
 // runID is the run the cleanup tests clean up.
 const runID = "0badc0de"

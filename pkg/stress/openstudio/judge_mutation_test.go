@@ -69,11 +69,7 @@ func TestMutations(t *testing.T) {
 		t.Fatal("no upload")
 		return nil
 	}
-	cases := []struct {
-		name   string
-		want   string
-		mutate func(t *testing.T, s *scenario)
-	}{
+	runMutations(t, []mutation{
 		{"delete zip", detect.Lost, func(t *testing.T, s *scenario) { rm(t, s, zip) }},
 		{"truncate zip", detect.Torn, func(t *testing.T, s *scenario) { truncate(t, s, zip) }},
 		{"flip zip bytes", detect.Torn, func(t *testing.T, s *scenario) { flip(t, s, zip) }},
@@ -130,7 +126,18 @@ func TestMutations(t *testing.T) {
 			up.Manifest = append([]history.Entry(nil), up.Manifest...)
 			up.Manifest[0].Hash = "0000"
 		}},
-	}
+	})
+}
+
+// mutation is one change to a clean run's state and the one finding it must give.
+type mutation struct {
+	name   string
+	want   string
+	mutate func(t *testing.T, s *scenario)
+}
+
+// runMutations judges each mutation of a clean run: one finding of its kind, with evidence.
+func runMutations(t *testing.T, cases []mutation) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := buildScenario(t, 3, t.TempDir())
