@@ -41,9 +41,11 @@ func judgeSaved(ctx context.Context, s *Saved, r snapshot.Reader, o JudgeOptions
 	h := s.History
 	var st *snapshot.State
 	if r != nil && h.Header.Kind().Files {
-		var err error
-		if st, err = r.Read(ctx, detect.Dirs(h)); err != nil {
-			return nil, fmt.Errorf("reading the state: %v", err)
+		if dirs, ok := stateDirs(h); ok {
+			var err error
+			if st, err = r.Read(ctx, dirs); err != nil {
+				return nil, fmt.Errorf("reading the state: %v", err)
+			}
 		}
 	}
 	return judge(h, s.stats, s.fold, st, o), nil
@@ -77,6 +79,21 @@ func judge(h *history.History, stats *attack.Stats, f *report.LoadFold, st *snap
 		r.Section = s.Section(h, r)
 	}
 	return r
+}
+
+// stateDirs are the directories of the state that a run's verdict reads, as its profile's rules
+// say (detect.StateReader); false when they read none.
+func stateDirs(h *history.History) ([]string, bool) {
+	p, _ := ProfileOf(h.Header.Profile)
+	j, ok := p.(Judger)
+	if !ok {
+		return nil, false
+	}
+	sr, ok := j.Rules().(detect.StateReader)
+	if !ok {
+		return nil, false
+	}
+	return sr.Dirs(h), true
 }
 
 func hasLoad(h *history.History) bool {

@@ -5,7 +5,6 @@ import (
 	"slices"
 
 	"github.com/osctl/osctl/pkg/nemesis"
-	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
 
@@ -18,5 +17,7 @@ func (r *runner) readLeftovers(ctx context.Context, f *history.Footer) {
 		return
 	}
 	h := &history.History{Header: r.hdr, Records: r.rec.records()}
-	f.Leftovers = r.d.Leftovers(ctx, detect.Dirs(h))
+	if dirs, ok := stateDirs(h); ok {
+		f.Leftovers = r.d.Leftovers(ctx, dirs)
+	}
 }

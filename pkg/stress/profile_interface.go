@@ -84,6 +84,12 @@ type Sectioner interface {
 	Section(h *history.History, r *report.Report) any
 }
 
+// A Reporter is a profile with its own part of the report (report.Part, which its Judger's
+// rules measure): NewPart is an empty one, which a report of its runs is read into.
+type Reporter interface {
+	NewPart() report.Part
+}
+
 // A Cleaner is a profile whose runs leave something that osctl stress cleanup removes.
 type Cleaner interface {
 	Cleanup() cleanup.PlanFunc

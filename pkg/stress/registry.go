@@ -7,6 +7,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
 )
 
 var (
@@ -16,7 +17,8 @@ var (
 )
 
 // Register makes p runnable by its name (Config.Profile) and judgeable offline: its
-// capabilities go to history (history.RegisterProfile) and its cleanup, if any, to cleanup. A
+// capabilities go to history (history.RegisterProfile), its cleanup, if any, to cleanup, and its
+// part of the report, if any, to report (to read its reports back). A
 // later registration of a name replaces the earlier one. pkg/stress/profiles registers osctl's
 // own.
 func Register(p Profile) {
@@ -30,6 +32,9 @@ func Register(p Profile) {
 	history.RegisterProfile(k)
 	if c, ok := p.(Cleaner); ok {
 		cleanup.Register(k.Name, c.Cleanup())
+	}
+	if r, ok := p.(Reporter); ok {
+		report.RegisterPart(k.Name, r.NewPart)
 	}
 }
 

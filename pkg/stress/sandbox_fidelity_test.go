@@ -11,6 +11,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 )
 
 // The runs of the issue "osctl stress against the real OpenStudio Server": a target that behaves
@@ -67,8 +68,8 @@ func TestRealServerCorrectTwin(t *testing.T) {
 	if acked["data_point"] < 50 || acked["upload_file"] < 50 || acked["upload"] == 0 || acked["start"] == 0 {
 		t.Errorf("operations acknowledged %v: want at least 50 data points and 50 result files", acked)
 	}
-	if x := r.rep.Extractions; x == nil || x.Ran < 5 || x.Judged == 0 {
-		t.Errorf("extractions %+v: want at least 5 queued extractions that ran", r.rep.Extractions)
+	if x := openstudio.PartOf(r.rep).Extractions; x == nil || x.Ran < 5 || x.Judged == 0 {
+		t.Errorf("extractions %+v: want at least 5 queued extractions that ran", openstudio.PartOf(r.rep).Extractions)
 	}
 }
 

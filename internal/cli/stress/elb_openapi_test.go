@@ -12,6 +12,7 @@ import (
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/elbenv"
 	"github.com/osctl/osctl/pkg/stress/detect"
+	"github.com/osctl/osctl/pkg/stress/jobs"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -122,10 +123,10 @@ func TestRealELBOneReplicaClean(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
 	r := elbStress(t, svc, "--requests", "2", "--concurrency", "2", "--max-active", "1", "--dispatch-interval", "1s")
-	if r.Code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || r.rep.Power == nil || !r.rep.Power.Ceiling {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.rep.Power, r.Stderr)
+	if r.Code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || jobs.PartOf(&r.rep).Power == nil || !jobs.PartOf(&r.rep).Power.Ceiling {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, jobs.PartOf(&r.rep).Power, r.Stderr)
 	}
-	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.Code, r.Wall.Round(time.Second), r.rep.Power.Line(1))
+	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.rep).Power.Line(1))
 }
 
 // TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once (of 8), but
@@ -148,12 +149,12 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 	}
 	h := readHistory(t, r.hist)
 	o := detect.OptionsOf(h)
-	o.IgnorePower = true
+	o.IgnorePower, o.Rules = true, jobs.Rules{}
 	without := report.Report{Verdict: detect.Judge(h, nil, o).Verdict}
 	if without.ExitCode() != 0 {
 		t.Fatalf("without the power rule: %s, want the false clean (exit 0) it prevents", without.Verdict)
 	}
-	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.Code, r.Wall.Round(time.Second), r.rep.Power.Line(2))
+	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.rep).Power.Line(2))
 }
 
 // TestRealELBTimeoutCleanup: with --timeout 1s every submit times out, yet the service makes

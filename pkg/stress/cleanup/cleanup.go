@@ -1,6 +1,7 @@
 // Package cleanup removes what one stress run left, and nothing else: its directories on the
-// volume (named after the run id), its analyses through the real server's API, or a jobs run's
-// jobs through the job API. Plan says what would go; Apply does it.
+// volume (named after the run id), and what its profile's plan deletes through a service's API
+// (a Deleter: the run's analyses, or its jobs). Plan says what would go; Apply does it. Each
+// profile's package holds its plan (a PlanFunc, which Register is given).
 package cleanup
 
 import (
@@ -58,24 +59,33 @@ type Skipped struct {
 // Plan is a cleanup ready to be applied: Result says what it would do.
 type Plan struct {
 	Result
-	root     string
-	base     *url.URL
-	refs     []profile.AnalysisRef
-	jobs     []profile.JobRef
-	client   profile.Doer
-	header   http.Header
-	replicas int
-	wait     time.Duration
+	// Deleter deletes what the run's profile deletes through a service's API (nil: nothing).
+	Deleter Deleter `json:"-"`
+	root    string
 }
+
+// A Deleter is a profile's part of a plan: the run's objects it deletes through a service's API
+// (its analyses, its jobs), as its plan found them, beyond the run's directories on the volume.
+type Deleter interface {
+	// Pending is how many objects of r it would delete.
+	Pending(r *Result) int
+	// Question is what to ask before p is applied.
+	Question(p *Plan) string
+	// Delete deletes them, writing into r what it did; an error says what was not done.
+	Delete(ctx context.Context, r *Result) error
+}
+
+// Root is the volume's root the plan removes directories under ("" when none).
+func (p *Plan) Root() string { return p.root }
 
 // Options say where a run's objects are.
 type Options struct {
-	// StateDir is the volume's root on this machine (the openstudio files).
+	// StateDir is the volume's root on this machine (for a run whose objects are files).
 	StateDir string
-	// Target is the server to delete an openstudio run's analyses through (nil: the run's first
-	// target, which its history keeps without a password).
+	// Target is the server to delete the run's objects through (nil: the run's first target,
+	// which its history keeps without a password).
 	Target *url.URL
-	// Header goes with every job API request (X-ELB-API-Token).
+	// Header goes with every API request (X-ELB-API-Token).
 	Header http.Header
 	// Client sends the requests.
 	Client profile.Doer
@@ -99,8 +109,7 @@ func Files(root, run string) (*Plan, error) {
 	return &Plan{Result: Result{Run: run, DryRun: true, Removed: dirs, Files: files}, root: root}, nil
 }
 
-// ForHistory plans cleaning up the run of a history: an openstudio run's analyses (through the API,
-// unless the target is the sandbox) and files, or a jobs run's jobs.
+// ForHistory plans cleaning up the run of a history, as its profile's plan (Register) says.
 func ForHistory(ctx context.Context, h *history.History, o Options) (*Plan, error) {
 	if !profile.ValidRunID(h.Header.Run) {
 		return nil, fmt.Errorf("the history's run id %q is not one osctl gives (8 hex digits): nothing is cleaned up on its word", h.Header.Run)
@@ -146,49 +155,25 @@ func (e *UsageError) Error() string { return e.Msg }
 
 // Empty reports whether the plan has nothing to do.
 func (p *Plan) Empty() bool {
-	return len(p.Removed) == 0 && len(p.jobs) == 0 && p.toDelete() == 0
-}
-
-func (p *Plan) toDelete() int {
-	n := 0
-	for _, d := range p.Analyses {
-		if d.Result == profile.DeleteDeleted {
-			n++
-		}
-	}
-	return n
+	return len(p.Removed) == 0 && (p.Deleter == nil || p.Deleter.Pending(&p.Result) == 0)
 }
 
 // Question is what to ask before applying the plan.
 func (p *Plan) Question() string {
-	switch {
-	case p.jobs != nil:
-		q := fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s)?", len(p.jobs), p.Run, p.replicas)
-		if n := p.unanswered(); n > 0 {
-			q = fmt.Sprintf("Delete %d jobs of stress run %s on %d replica(s) (%d of them named only by the idempotency key of a submit that got no answer: they may not exist)?", len(p.jobs), p.Run, p.replicas, n)
-		}
-		return q
-	case p.Target != "":
-		return fmt.Sprintf("Delete %d analyses of stress run %s through %s, and remove %d directories (%d files) under %s?", p.toDelete(), p.Run, p.Target, len(p.Removed), p.Files, p.root)
+	if p.Deleter != nil {
+		return p.Deleter.Question(p)
 	}
 	return fmt.Sprintf("Remove %d directories (%d files) of stress run %s under %s?", len(p.Removed), p.Files, p.Run, p.root)
 }
 
-// Apply does what the plan says. It returns what was done even when it stops at an error.
+// Apply does what the plan says: the Deleter's part first, then the directories. It returns what
+// was done even when it stops at an error.
 func (p *Plan) Apply(ctx context.Context) (*Result, error) {
 	r := p.Result
 	r.DryRun = false
-	if p.jobs != nil {
-		return p.applyJobs(ctx, r)
-	}
-	failed := 0
-	if p.Target != "" {
-		r.Analyses = profile.DeleteAnalyses(ctx, p.client, p.base, p.refs, false)
-		for _, d := range r.Analyses {
-			if d.Result == profile.DeleteFailed {
-				failed++
-			}
-		}
+	var derr error
+	if p.Deleter != nil {
+		derr = p.Deleter.Delete(ctx, &r)
 	}
 	for i, d := range p.Removed {
 		if err := os.RemoveAll(d); err != nil {
@@ -196,44 +181,5 @@ func (p *Plan) Apply(ctx context.Context) (*Result, error) {
 			return &r, fmt.Errorf("removing %s: %v (what is listed above was done)", d, err)
 		}
 	}
-	if failed > 0 {
-		return &r, fmt.Errorf("%d of %d analyses were not deleted (listed above); run cleanup again to retry", failed, len(p.refs))
-	}
-	return &r, nil
-}
-
-func (p *Plan) unanswered() int {
-	n := 0
-	for _, j := range p.jobs {
-		if j.Unanswered {
-			n++
-		}
-	}
-	return n
-}
-
-func (p *Plan) applyJobs(ctx context.Context, r Result) (*Result, error) {
-	c := &profile.JobCleanup{Client: p.client, Header: p.header, InFlightWait: p.wait}
-	r.InFlightWait = c.InFlightWaitOrDefault().String()
-	dels, err := c.Delete(ctx, p.jobs)
-	r.Jobs = dels
-	for _, d := range dels {
-		switch d.Outcome {
-		case profile.JobDeleted:
-			r.Deleted++
-		case profile.JobAlreadyGone:
-			r.AlreadyGone++
-		case profile.JobNotFound:
-			r.NotFound++
-		default:
-			r.NotDeleted++
-		}
-	}
-	switch {
-	case err != nil:
-		return &r, fmt.Errorf("%v (the jobs listed above were handled before it)", err)
-	case r.NotDeleted > 0:
-		return &r, fmt.Errorf("%d of %d jobs were not deleted (listed above); run cleanup again to retry", r.NotDeleted, len(p.jobs))
-	}
-	return &r, nil
+	return &r, derr
 }

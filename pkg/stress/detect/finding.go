@@ -1,11 +1,11 @@
 // Package detect is the stress verdict: a pure function of a run's history and the state it left
-// (the stress contract in docs/architecture.md). It builds what the acknowledged requests must have produced
-// and diffs the state against it: lost, duplicate, torn, mixed, phantom for the openstudio
-// profile; ceiling, stranded, invisible, lost for the jobs profile.
+// (the stress contract in docs/architecture.md). Judge gives every run the shared part (the load
+// by outcome, partial runs, lost load workers, faults caught in flight) and asks the run's
+// profile's Rules for its findings: what the acknowledged requests must have produced, diffed
+// against what the target holds. Each profile's package holds its own rules.
 package detect
 
 import (
-	"path"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -22,6 +22,11 @@ const (
 	Stranded  = "stranded"
 	Invisible = "invisible"
 )
+
+// FailedExtraction is an analysis whose extraction (InitializeAnalysis) raised: its job stays
+// "queued" for good, an analysis that will never run. Where the zip was torn when it was read
+// ("zip: not a valid zip file") it is a write that raced the extraction.
+const FailedExtraction = "failed-extraction"
 
 // Finding is one violation of the expected state, with its evidence.
 type Finding struct {
@@ -57,7 +62,8 @@ type RequestRef struct {
 	ID      string    `json:"id,omitempty"`
 }
 
-func ref(r *history.Record) RequestRef {
+// Ref names r as evidence.
+func Ref(r *history.Record) RequestRef {
 	id := r.Returned
 	if id == "" {
 		id = r.ID
@@ -68,7 +74,8 @@ func ref(r *history.Record) RequestRef {
 	return RequestRef{Seq: r.Seq, Op: r.Op, Nonce: r.Nonce, Start: r.Start, End: r.End, Status: r.Status, Outcome: r.Outcome, ID: id}
 }
 
-func seqs(rs []*history.Record) []int64 {
+// Seqs are the seqs of rs.
+func Seqs(rs []*history.Record) []int64 {
 	out := make([]int64, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, r.Seq)
@@ -76,13 +83,14 @@ func seqs(rs []*history.Record) []int64 {
 	return out
 }
 
-func refs(rs []*history.Record, limit int) []RequestRef {
+// Refs names the first limit of rs as evidence.
+func Refs(rs []*history.Record, limit int) []RequestRef {
 	out := make([]RequestRef, 0, min(len(rs), limit))
 	for i, r := range rs {
 		if i == limit {
 			break
 		}
-		out = append(out, ref(r))
+		out = append(out, Ref(r))
 	}
 	return out
 }
@@ -91,22 +99,3 @@ func refs(rs []*history.Record, limit int) []RequestRef {
 // last one is the temporary file rubyzip writes beside a zip it rewrites (<name>.zipYYYYMMDD-pid-rand)
 // and renames over it.
 var DefaultIgnore = []string{".osctl-*", "analysis_zip.lock", "analysis_zip.receipt", ".nfs*", "*.zip[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-*"}
-
-func ignored(p string, ignore []string) bool {
-	base := path.Base(p)
-	for _, g := range ignore {
-		if ok, _ := path.Match(g, base); ok {
-			return true
-		}
-	}
-	return false
-}
-
-// Storage paths relative to the volume root (docs/architecture.md, the stress contract, 3).
-func zipDir(a string) string        { return "server/assets/analyses/" + a }
-func zipPath(a, name string) string { return zipDir(a) + "/original/" + name }
-func extractDir(a string) string    { return "server/analyses/" + a }
-func resultDir(id string) string    { return "server/assets/data_points/" + id }
-func resultPath(id, name string) string {
-	return resultDir(id) + "/files/original/" + name
-}

@@ -83,7 +83,7 @@ func faultTargets(h *history.History, f nemesis.Fault) (map[string]bool, string)
 		return nil, "every target (a Redis fault reaches every replica's locks)"
 	}
 	if pod, ok := strings.CutPrefix(f.Target, "pod "); ok {
-		return podTargets(h, f, pod)
+		return PodTargets(h, f, pod)
 	}
 	var idx int
 	if _, err := fmt.Sscanf(f.Target, "replica %d", &idx); err != nil {
@@ -103,9 +103,9 @@ func faultTargets(h *history.History, f nemesis.Fault) (map[string]bool, string)
 	return urls, fmt.Sprintf("replica %d (%s)", idx, strings.Join(names, ", "))
 }
 
-// podTargets are the targets of the pod ns/name a fault deleted, when the run sent to each pod
+// PodTargets are the targets of the pod ns/name a fault deleted, when the run sent to each pod
 // through a forward of its own (osctl stress --target-pods).
-func podTargets(h *history.History, f nemesis.Fault, pod string) (map[string]bool, string) {
+func PodTargets(h *history.History, f nemesis.Fault, pod string) (map[string]bool, string) {
 	_, name, _ := strings.Cut(pod, "/")
 	infos := h.Header.TargetInfo
 	if h.Footer != nil {
@@ -185,4 +185,11 @@ func blockedAfter(h *history.History, f nemesis.Fault, from time.Time, caught []
 		}
 	}
 	return best, found
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
 }

@@ -39,7 +39,7 @@ type Options struct {
 	// IgnorePower judges a jobs run as if its polls could have seen every breach (JobsPower): the
 	// verdict before the power rule, for mutation tests and comparisons. osctl never sets it.
 	IgnorePower bool
-	// Rules are the run's profile's own part of the verdict (nil: RulesOf the history's profile).
+	// Rules are the run's profile's own part of the verdict (nil: the shared part alone).
 	Rules Rules
 }
 
@@ -68,18 +68,6 @@ func Pct(f float64) string {
 	return s + "%"
 }
 
-// Contention is what the run achieved on the server (docs/architecture.md, the stress contract, 6).
-type Contention struct {
-	// MaxInFlightOneAnalysis is the most requests in flight at once on one analysis.
-	MaxInFlightOneAnalysis int `json:"max_in_flight_one_analysis"`
-	// MaxOverlappingWrites is the most writes (uploads, starts) in flight at once on one analysis.
-	MaxOverlappingWrites int `json:"max_overlapping_writes"`
-	// Contended is how many analyses saw two or more overlapping writes, of Analyses.
-	Contended int     `json:"contended_analyses"`
-	Analyses  int     `json:"analyses"`
-	Fraction  float64 `json:"contended_fraction"`
-}
-
 // Judgement is the verdict of one run.
 type Judgement struct {
 	Verdict      string         `json:"verdict"` // clean | races | inconclusive
@@ -91,14 +79,16 @@ type Judgement struct {
 	Acknowledged int            `json:"acknowledged"`
 	AckFraction  float64        `json:"acknowledged_fraction"`
 	Outcomes     map[string]int `json:"outcomes"`
-	Contention   *Contention    `json:"contention,omitempty"`
 	Operations   []OpStats      `json:"operations,omitempty"`
-	Extractions  *Extractions   `json:"extractions,omitempty"`
-	ResultFiles  *ResultFiles   `json:"result_files,omitempty"`
 	Counts       map[string]int `json:"finding_counts"`
 	Findings     []Finding      `json:"findings"`
-	// Power is what a jobs run could see (JobsPowerOf).
-	Power *JobsPower `json:"power,omitempty"`
+	// Part is the profile's own part of the verdict, as its Rules measured it (its contention,
+	// its extractions, what its polls could see): the report carries it as the profile's part
+	// (report.Part), whose JSON fields are the report's own.
+	Part any `json:"-"`
+	// Active are the stretches during which the run's objects were surely active (its jobs'),
+	// which the report's timelines draw.
+	Active []Span `json:"-"`
 	// Thresholds are the ones this verdict applied.
 	Thresholds Thresholds `json:"thresholds"`
 }
@@ -110,9 +100,8 @@ type Thresholds struct {
 	MaxActive       int     `json:"max_active,omitempty"`
 }
 
-// Judge gives the verdict of a run from its history and (for openstudio) the state it left. A nil
-// state means the files were not read: only the records are judged, and a run without findings
-// is inconclusive.
+// Judge gives the verdict of a run from its history and the state it left (for a profile whose
+// objects are files; nil: not read, and o.Rules say what that leaves unjudged).
 func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	o = o.withRunDefaults(h)
 	j := Judgement{Outcomes: map[string]int{}, Counts: map[string]int{}, Findings: []Finding{},
@@ -129,9 +118,6 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 		j.AckFraction = float64(j.Acknowledged) / float64(j.Load)
 	}
 	k := h.Header.Kind()
-	if o.Rules == nil {
-		o.Rules = RulesOf(k)
-	}
 	if o.Rules != nil {
 		j.Findings = append(j.Findings, o.Rules.Findings(h, st, o, &j)...)
 	}
@@ -141,7 +127,7 @@ func Judge(h *history.History, st *snapshot.State, o Options) Judgement {
 	if k.Records {
 		j.Operations = Operations(h)
 	}
-	unsafe := unsafeReasons(h)
+	unsafe := excludedReasons(h, o.Rules)
 	if len(j.Findings) > 0 {
 		j.Verdict, j.Conclusive = Races, true
 		if u := unstoppedWorkers(h); len(u) > 0 {
@@ -180,11 +166,14 @@ func unstoppedWorkers(h *history.History) []string {
 	return out
 }
 
-// unsafeReasons say which requests were left out of the verdict because they name ids that are
-// not plain names (UnsafeIDs).
-func unsafeReasons(h *history.History) []string {
+// excludedReasons say which requests the rules left out of the verdict (Excluder).
+func excludedReasons(h *history.History, r Rules) []string {
+	x, ok := r.(Excluder)
+	if !ok {
+		return nil
+	}
 	var out []string
-	for _, u := range UnsafeIDs(h) {
+	for _, u := range x.Excluded(h) {
 		out = append(out, "left out of the verdict, its files not read: "+u)
 	}
 	return out
@@ -239,51 +228,10 @@ func unearned(h *history.History, st *snapshot.State, o Options, j *Judgement) [
 	} else if j.AckFraction < o.MinAcknowledged {
 		out = append(out, fmt.Sprintf("only %s of requests were acknowledged (at least %s needed)", Pct(j.AckFraction), Pct(o.MinAcknowledged)))
 	}
-	if j.Contention != nil && j.Contention.Fraction < o.MinContended {
-		out = append(out, fmt.Sprintf("only %d of %d analyses saw two or more overlapping writes (at least %s needed): raise {Concurrency} or lower {Analyses}", j.Contention.Contended, j.Contention.Analyses, Pct(o.MinContended)))
-	}
 	if o.Rules != nil {
 		out = append(out, o.Rules.Unearned(h, st, o, j)...)
 	}
 	return out
-}
-
-// ContentionOf measures the contention a run achieved, from its history alone.
-func ContentionOf(h *history.History) Contention {
-	r := index(h)
-	c := Contention{Analyses: len(r.analyses)}
-	for _, a := range r.analyses {
-		var all, writes []interval
-		for _, rec := range r.byA[a] {
-			if !rec.Maybe() || rec.Start.IsZero() || rec.End.IsZero() {
-				continue
-			}
-			iv := interval{rec.Start, rec.End, ""}
-			all = append(all, iv)
-			if rec.Op == history.OpUpload || rec.Op == history.OpStart {
-				writes = append(writes, iv)
-			}
-		}
-		n, _, _ := peak(all)
-		w, _, _ := peak(writes)
-		c.MaxInFlightOneAnalysis = max(c.MaxInFlightOneAnalysis, n)
-		c.MaxOverlappingWrites = max(c.MaxOverlappingWrites, w)
-		if w >= 2 {
-			c.Contended++
-		}
-	}
-	if c.Analyses > 0 {
-		c.Fraction = float64(c.Contended) / float64(c.Analyses)
-	}
-	return c
-}
-
-// plural is "1 job", "2 jobs".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // countLoad counts the history's load requests by outcome into j, and returns those that got no
@@ -308,27 +256,4 @@ func countLoad(h *history.History, j *Judgement) TransportFailures {
 		}
 	}
 	return tr
-}
-
-func jobsPower(h *history.History, o Options) *JobsPower {
-	p := JobsPowerOf(h, o.MaxActive, o.StrandGrace())
-	return &p
-}
-
-// jobsReasons says why a jobs run without findings is not conclusive: jobs not finished, no
-// ceiling, too few jobs, or polls that could not have seen a breach (JobsPower).
-func jobsReasons(h *history.History, j *Judgement, o Options) []string {
-	var out []string
-	if n := JobsNotFinished(h); n > 0 {
-		out = append(out, fmt.Sprintf("%d of the jobs had not finished when following them stopped ({JobTimeout} %s): the run says nothing about them", n, h.Header.JobTimeout))
-	}
-	switch {
-	case o.MaxActive <= 0:
-		out = append(out, "no ceiling known: pass {MaxActive} (the sandbox reports it in GET /status)")
-	case j.Acknowledged <= o.MaxActive:
-		out = append(out, fmt.Sprintf("only %s acknowledged: more than the ceiling %d are needed to test it", plural(j.Acknowledged, "job"), o.MaxActive))
-	case j.Power != nil && !o.IgnorePower:
-		out = append(out, j.Power.Reasons(o.MaxActive)...)
-	}
-	return out
 }

@@ -3,8 +3,6 @@ package detect
 import (
 	"sort"
 	"time"
-
-	"github.com/osctl/osctl/pkg/stress/history"
 )
 
 // Span is a stretch of time, of one job when Job is set.
@@ -12,21 +10,6 @@ type Span struct {
 	Start time.Time `json:"start"`
 	End   time.Time `json:"end"`
 	Job   string    `json:"job,omitempty"`
-}
-
-// SurelyActive returns the stretches during which each acknowledged job of a jobs history was
-// surely active: the intervals the ceiling counts (Jobs).
-func SurelyActive(h *history.History) []Span {
-	r := readJobsRun(h)
-	var out []Span
-	for _, id := range r.ids {
-		if line := r.lines[id]; line != nil {
-			for _, iv := range sureActive(id, line.Runs) {
-				out = append(out, Span{Start: iv.s, End: iv.e, Job: id})
-			}
-		}
-	}
-	return out
 }
 
 // Above returns the stretches during which more than n of spans are open at once, in time order.
@@ -70,4 +53,76 @@ func sortEdges(evs []edge, endsFirst bool) {
 		}
 		return evs[i].t.Before(evs[j].t)
 	})
+}
+
+// Peak returns the most spans open at once (closed on the left, open on the right), when,
+// and which.
+func Peak(iv []Span) (int, time.Time, []string) {
+	evs := make([]edge, 0, 2*len(iv))
+	for _, x := range iv {
+		evs = append(evs, edge{x.Start, 1}, edge{x.End, -1})
+	}
+	sortEdges(evs, true)
+	best, cur := 0, 0
+	var at time.Time
+	for _, e := range evs {
+		cur += e.delta
+		if cur > best {
+			best, at = cur, e.t
+		}
+	}
+	var who []string
+	for _, x := range iv {
+		if !x.Start.After(at) && x.End.After(at) {
+			who = append(who, x.Job)
+		}
+	}
+	return best, at, who
+}
+
+// LongestBelow returns the longest stretch inside [from, to] during which fewer than limit
+// spans are open, and where it begins.
+func LongestBelow(iv []Span, from, to time.Time, limit int) (time.Duration, time.Time) {
+	if limit <= 0 {
+		return 0, from
+	}
+	var evs []edge
+	cur := 0
+	for _, x := range iv {
+		if !x.End.After(from) || !x.Start.Before(to) {
+			continue
+		}
+		if !x.Start.After(from) {
+			cur++
+		} else {
+			evs = append(evs, edge{x.Start, 1})
+		}
+		if x.End.Before(to) {
+			evs = append(evs, edge{x.End, -1})
+		}
+	}
+	sortEdges(evs, false) // starts first: count the worst case
+	var best time.Duration
+	var bestAt time.Time
+	start := from
+	below := cur < limit
+	for _, e := range evs {
+		if below {
+			if d := e.t.Sub(start); d > best {
+				best, bestAt = d, start
+			}
+		}
+		cur += e.delta
+		now := cur < limit
+		if now && !below {
+			start = e.t
+		}
+		below = now
+	}
+	if below {
+		if d := to.Sub(start); d > best {
+			best, bestAt = d, start
+		}
+	}
+	return best, bestAt
 }

@@ -36,7 +36,7 @@ func (p *Submitter) noteJob(target, id string) {
 // on every target that accepted a job of this run, once following the jobs ended, and records
 // one read-back per job of the run it lists: its status, when the service first dispatched it and
 // for how long it ran by the service's count. The judge compares that with what the polls saw
-// (detect.ServicePeak). A target whose list cannot be read is skipped.
+// (ServicePeak). A target whose list cannot be read is skipped.
 func (p *Submitter) ReadList(ctx context.Context) {
 	p.madeMu.Lock()
 	made := p.made

@@ -35,7 +35,7 @@ func (Profile) Stage(ctx context.Context, e *stress.StageEnv) (stress.Stage, err
 func (Profile) Load(e stress.SendEnv) stress.Loader { return &load{e: e} }
 
 // Rules implements stress.Judger: the ceiling, stranded, invisible and lost jobs.
-func (Profile) Rules() detect.Rules { return detect.JobRules{} }
+func (Profile) Rules() detect.Rules { return Rules{} }
 
 // Cleanup implements stress.Cleaner: the run's jobs.
-func (Profile) Cleanup() cleanup.PlanFunc { return cleanup.JobsPlan }
+func (Profile) Cleanup() cleanup.PlanFunc { return Plan }

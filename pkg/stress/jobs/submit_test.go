@@ -15,13 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/osctl/osctl/pkg/stress/profile"
-
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
@@ -131,7 +130,7 @@ func TestJobsReplayAndPrefix(t *testing.T) {
 	if replayed != 1 || lines != 3 || p.Summary().Replayed != 1 {
 		t.Fatalf("%d replayed, %d job lines, summary %+v", replayed, lines, p.Summary())
 	}
-	if fs := detect.Jobs(jobsHistory(p, *recs, 1), 1, time.Second); len(fs) != 0 {
+	if fs := Findings(jobsHistory(p, *recs, 1), 1, time.Second); len(fs) != 0 {
 		t.Fatalf("findings: %+v", fs)
 	}
 }
@@ -168,7 +167,7 @@ func TestJobsGoneIsLost(t *testing.T) {
 	if line == nil || !line.Gone || line.Done || line.Runs[len(line.Runs)-1].State != "missing" || line.Runs[len(line.Runs)-1].Polls != goneAfter {
 		t.Fatalf("job line %+v", line)
 	}
-	if fs := detect.Jobs(jobsHistory(p, *recs, 1), 1, time.Second); len(fs) != 1 || fs[0].Kind != detect.Lost {
+	if fs := Findings(jobsHistory(p, *recs, 1), 1, time.Second); len(fs) != 1 || fs[0].Kind != detect.Lost {
 		t.Fatalf("findings %+v, want lost", fs)
 	}
 }
@@ -183,8 +182,8 @@ func TestJobsNotFinishedAtTimeout(t *testing.T) {
 	mu.Lock()
 	defer mu.Unlock()
 	h := jobsHistory(p, *recs, 1)
-	if fs := detect.Jobs(h, 1, time.Second); len(fs) != 0 || detect.JobsNotFinished(h) != 1 || p.Summary().NotFinished != 1 {
-		t.Fatalf("findings %+v, not finished %d, summary %+v", fs, detect.JobsNotFinished(h), p.Summary())
+	if fs := Findings(h, 1, time.Second); len(fs) != 0 || NotFinished(h) != 1 || p.Summary().NotFinished != 1 {
+		t.Fatalf("findings %+v, not finished %d, summary %+v", fs, NotFinished(h), p.Summary())
 	}
 }
 

@@ -38,7 +38,7 @@ func (Profile) Stage(_ context.Context, e *stress.StageEnv) (stress.Stage, error
 func (Profile) Load(e stress.SendEnv) stress.Loader { return &loader{e: e} }
 
 // Rules implements stress.Judger: the files on the volume.
-func (Profile) Rules() detect.Rules { return detect.FileRules{} }
+func (Profile) Rules() detect.Rules { return Rules{} }
 
 // Cleanup implements stress.Cleaner: the run's analyses and files.
-func (Profile) Cleanup() cleanup.PlanFunc { return cleanup.OpenStudioPlan }
+func (Profile) Cleanup() cleanup.PlanFunc { return Plan }

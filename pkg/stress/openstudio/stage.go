@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
@@ -47,7 +46,7 @@ func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *hist
 			e.Notice("a held-back part of the load waited {BackgroundWait} %s and saw no background worker take a job: uploads may not have overlapped an extraction", cfg.BackgroundWait)
 		}
 	}
-	dirs := func() []string { return detect.Dirs(&history.History{Header: *e.Header, Records: e.Records()}) }
+	dirs := func() []string { return Dirs(&history.History{Header: *e.Header, Records: e.Records()}) }
 	settled := !partial
 	if !partial && cfg.SettleTimeout > 0 {
 		so := profile.SettleOptions{Ceiling: cfg.SettleTimeout, Quiet: cfg.SettleQuiet}.WithDefaults()

@@ -20,8 +20,8 @@ func Build(h *history.History, st *attack.Stats, j detect.Judgement, version str
 func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Judgement, version string) *Report {
 	hd := h.Header
 	r := &Report{Schema: Schema, SchemaVersion: SchemaVersion, OsctlVersion: version, Run: hd.Run, Profile: hd.Profile,
-		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration, Analyses: hd.Analyses,
-		Project: project(h), FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(h),
+		Requests: hd.Requests, Concurrency: hd.Concurrency, Rate: hd.Rate, Duration: hd.Duration,
+		FileLimit: hd.FileLimit, StartedAt: hd.Started, Targets: targets(h),
 		ConcurrencySource: hd.ConcurrencySource, TierCapacity: hd.TierCapacity}
 	r.Counts = st.Counts()
 	hist := st.Histogram()
@@ -35,7 +35,7 @@ func BuildFolded(h *history.History, st *attack.Stats, f *LoadFold, j detect.Jud
 	if f := h.Footer; f != nil {
 		r.FinishedAt, r.StopReason, r.Engine = f.Finished, f.Reason, f.Engine
 		r.Elapsed = f.Finished.Sub(hd.Started).Seconds()
-		r.Notices, r.SettleWait, r.BackgroundWaits, r.Workload = f.Notices, f.SettleWait, f.BackgroundWaits, f.Workload
+		r.Notices, r.SettleWait, r.Workload = f.Notices, f.SettleWait, f.Workload
 		r.SettleStopped = f.SettleStopped
 		r.Workers, r.Faults, r.NemesisSeed = f.LoadWorkers, f.Faults, f.NemesisSeed
 		r.StateRead = f.StateRead
@@ -78,19 +78,6 @@ func targets(h *history.History) []Target {
 		}
 	}
 	return out
-}
-
-// project is the run's project: the one it was given, or the one its setup created.
-func project(h *history.History) string {
-	if h.Header.Project != "" {
-		return h.Header.Project
-	}
-	for i := range h.Records {
-		if r := &h.Records[i]; r.Kind == history.KindRequest && r.Op == history.OpCreateProject && r.Applied() {
-			return r.Returned
-		}
-	}
-	return ""
 }
 
 // ReplicasValidated is how many replicas a clean, conclusive run validated: the Deployment's

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -6,16 +6,16 @@ import (
 	"strings"
 	"testing"
 
-	"golang.org/x/net/html"
-
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
+	"golang.org/x/net/html"
 )
 
-func writePage(t *testing.T, r *Report) (string, *html.Node) {
+func writePage(t *testing.T, r *report.Report) (string, *html.Node) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := WriteHTML(&buf, r); err != nil {
+	if err := report.WriteHTML(&buf, r); err != nil {
 		t.Fatal(err)
 	}
 	doc, err := html.Parse(bytes.NewReader(buf.Bytes()))
@@ -107,13 +107,13 @@ func TestHTMLHooks(t *testing.T) {
 		}
 	}
 	for _, g := range r.Groups() {
-		for k, i := range g.Indexes[:min(len(g.Indexes), TimelinesAlways)] {
+		for k, i := range g.Indexes[:min(len(g.Indexes), report.TimelinesAlways)] {
 			if !drawn[i] {
 				t.Errorf("the %s finding %d (#%d of its kind) has no timeline", g.Kind, i, k)
 			}
 		}
-		if kinds[g.Kind] > TimelinesPerKind {
-			t.Errorf("%d %s timelines, at most %d", kinds[g.Kind], g.Kind, TimelinesPerKind)
+		if kinds[g.Kind] > report.TimelinesPerKind {
+			t.Errorf("%d %s timelines, at most %d", kinds[g.Kind], g.Kind, report.TimelinesPerKind)
 		}
 	}
 	// A mixed extraction marks the uploads whose entries it holds; the state read is marked.
@@ -133,7 +133,7 @@ func TestHTMLSizeAt10000Requests(t *testing.T) {
 			t.Errorf("%d analyses: %d bytes", analyses, len(s))
 		}
 		for _, tl := range r.Timelines {
-			if other := tl.Bars() - len(r.Findings[tl.Finding].Requests); other > TimelineContext {
+			if other := tl.Bars() - len(r.Findings[tl.Finding].Requests); other > report.TimelineContext {
 				t.Errorf("timeline %d draws %d other requests", tl.Finding, other)
 			}
 		}
@@ -190,7 +190,7 @@ func TestHTMLWorkers(t *testing.T) {
 	if hasID(doc, "workers") {
 		t.Fatalf("a run without workers has a workers table")
 	}
-	r.Workers = []WorkerSummary{
+	r.Workers = []report.WorkerSummary{
 		{Index: 0, Pod: "osctl-stress-w-0", Sent: 150, Acknowledged: 149, Throughput: 50.5, P99: 12.5, Errors: 1},
 		{Index: 1, Pod: "osctl-stress-w-1", Sent: 90, Acknowledged: 90, Throughput: 30, P99: 9, Lost: true},
 	}

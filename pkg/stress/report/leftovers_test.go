@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/report"
 )
 
 // TestLeftoversInTheReport: a run with a kill gets its requests in flight counted on the fault,
@@ -40,7 +41,7 @@ func TestLeftoversInTheReport(t *testing.T) {
 		t.Fatalf("in flight at the kill: %+v", in)
 	}
 	var b bytes.Buffer
-	if err := WriteJSON(&b, r); err != nil {
+	if err := report.WriteJSON(&b, r); err != nil {
 		t.Fatal(err)
 	}
 	var doc struct {

@@ -51,17 +51,11 @@ func (r *Report) remedy() string {
 	case th.MinAcknowledged > 0 && r.AckFraction < th.MinAcknowledged:
 		return fmt.Sprintf("only %s of requests were acknowledged, {MinAcknowledged} needs %s: lower {Concurrency} (or {Rate}) until the target keeps up, or lower {MinAcknowledged}",
 			detect.Pct(r.AckFraction), detect.Pct(th.MinAcknowledged))
-	case r.Contention != nil && th.MinContended > 0 && r.Contention.Fraction < th.MinContended:
-		return fmt.Sprintf("only %s of analyses saw overlapping writes, {MinContended} needs %s: raise {Concurrency} or lower {Analyses}",
-			detect.Pct(r.Contention.Fraction), detect.Pct(th.MinContended))
-	case r.Kind().Files && !r.Settled:
-		return "the files were still changing when they were read: raise {SettleTimeout}"
-	case r.Extractions != nil && r.Extractions.Expected > 0 && r.Extractions.Judged == 0:
-		return "no extraction could be judged: check that the target's workers run, and raise {SettleTimeout}"
-	case r.Kind().Jobs && th.MaxActive <= 0:
-		return "no ceiling known: pass {MaxActive}"
-	case r.Kind().Jobs && r.Power != nil && !r.Power.Ceiling && r.Counts.Acknowledged > int64(th.MaxActive):
-		return "the polls were too slow to see a breach of the ceiling in jobs this short: " + r.Power.CeilingRemedy()
+	}
+	if r.Part != nil {
+		if n := r.Part.Next(r, th); n != "" {
+			return n
+		}
 	}
 	if len(r.Reasons) > 0 {
 		return "fix what the first reason above says, then run this again: " + r.Reasons[0]

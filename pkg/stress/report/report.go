@@ -40,30 +40,20 @@ type Report struct {
 	Rate              float64 `json:"rate,omitempty"`
 	Duration          string  `json:"duration,omitempty"`
 	Engine            string  `json:"engine,omitempty"` // how requests were sent: event-loop or goroutines
-	Analyses          int     `json:"analyses,omitempty"`
-	Project           string  `json:"project,omitempty"`
 
 	StartedAt  time.Time `json:"started_at"`
 	FinishedAt time.Time `json:"finished_at"`
 	Elapsed    float64   `json:"elapsed_s"`
 
-	Counts       attack.Counts      `json:"counts"`
-	Latency      attack.Latency     `json:"latency"`
-	Throughput   float64            `json:"throughput_rps"`
-	PeakInFlight int64              `json:"peak_in_flight"`
-	FileLimit    uint64             `json:"open_files_limit,omitempty"`
-	Outcomes     map[string]int     `json:"outcomes"`
-	AckFraction  float64            `json:"acknowledged_fraction"`
-	Contention   *detect.Contention `json:"contention,omitempty"`
-	// Operations counts each operation's requests by outcome; Extractions says which
-	// extractions could be judged (openstudio).
-	Operations  []detect.OpStats    `json:"operations,omitempty"`
-	Extractions *detect.Extractions `json:"extractions,omitempty"`
-	// ResultFiles says which result files were judged lost if missing (openstudio).
-	ResultFiles *detect.ResultFiles `json:"result_files,omitempty"`
-	// WorkerWaits says how the held-back last part of an openstudio load waited for the target's
-	// workers (so that uploads and extractions overlap), one entry per part.
-	BackgroundWaits []BackgroundWait `json:"background_waits,omitempty"`
+	Counts       attack.Counts  `json:"counts"`
+	Latency      attack.Latency `json:"latency"`
+	Throughput   float64        `json:"throughput_rps"`
+	PeakInFlight int64          `json:"peak_in_flight"`
+	FileLimit    uint64         `json:"open_files_limit,omitempty"`
+	Outcomes     map[string]int `json:"outcomes"`
+	AckFraction  float64        `json:"acknowledged_fraction"`
+	// Operations counts each operation's requests by outcome.
+	Operations []detect.OpStats `json:"operations,omitempty"`
 
 	Partial    bool    `json:"partial"`
 	StopReason string  `json:"stop_reason,omitempty"`
@@ -97,8 +87,6 @@ type Report struct {
 	// state it judged.
 	Thresholds *detect.Thresholds `json:"thresholds,omitempty"`
 	StateRead  time.Time          `json:"state_read_at,omitzero"`
-	// Power is what a jobs run's polls could see (detect.JobsPower).
-	Power *detect.JobsPower `json:"power,omitempty"`
 
 	Timeline  []attack.Sample `json:"in_flight_timeline,omitempty"`
 	Histogram []Bucket        `json:"latency_histogram,omitempty"`
@@ -109,12 +97,20 @@ type Report struct {
 	PerTarget    []Breakdown `json:"per_target,omitempty"`
 	OverTime     *Series     `json:"over_time,omitempty"`
 
+	// Part is the run's profile's own part of the report, as its verdict's rules measured it
+	// (detect.Judgement.Part; nil: none). Its JSON fields are the report's own, at the top level.
+	Part Part `json:"-"`
+
 	// Section is the run's profile's own part of the report (stress.Sectioner; none: nil).
 	Section any `json:"section,omitempty"`
 
 	// Timelines are the findings' race timelines, which the HTML page draws. They are not in the
 	// JSON report: Build makes them from the history.
 	Timelines []Timeline `json:"-"`
+
+	// active are the stretches during which the run's objects were surely active (its jobs'), as
+	// the verdict found them (detect.Judgement.Active): the timelines draw them.
+	active []detect.Span
 
 	// names renders {Name} setting references in the text Next returns (NameSettings).
 	names func(string) string
@@ -128,9 +124,6 @@ type Target = history.TargetInfo
 // its requests that got no answer, what its process used, and whether it was lost before it
 // finished.
 type WorkerSummary = history.LoadWorker
-
-// BackgroundWait is one held-back part of the load (history.BackgroundWait).
-type BackgroundWait = history.BackgroundWait
 
 // Workload is the Deployment under test, when --kubeconfig and --deployment are given.
 type Workload = history.Workload
@@ -146,12 +139,12 @@ type Bucket struct {
 func (r *Report) ApplyJudgement(j detect.Judgement) {
 	r.Verdict, r.Conclusive, r.Reasons = j.Verdict, j.Conclusive, j.Reasons
 	r.Partial, r.Settled = j.Partial, j.Settled
-	r.Outcomes, r.AckFraction, r.Contention = j.Outcomes, j.AckFraction, j.Contention
-	r.Operations, r.Extractions, r.ResultFiles = j.Operations, j.Extractions, j.ResultFiles
+	r.Outcomes, r.AckFraction, r.Operations = j.Outcomes, j.AckFraction, j.Operations
 	r.FindingCounts, r.Findings = j.Counts, j.Findings
 	th := j.Thresholds
 	r.Thresholds = &th
-	r.Power = j.Power
+	r.Part, _ = j.Part.(Part)
+	r.active = j.Active
 	if r.Findings == nil {
 		r.Findings = []detect.Finding{}
 	}

@@ -49,28 +49,11 @@ func (r *Report) Summary() []Row {
 		}
 		row("  "+op.Op, "%d sent: %d acknowledged, %d rejected, %d ambiguous%s", op.Sent, op.Acknowledged, op.Rejected, op.Ambiguous, l)
 	}
-	if x := r.Extractions; x != nil && (x.Expected > 0 || x.Jobs > 0) {
-		row("extractions", "%d judged, %d not judged (every job still queued); jobs %d: %d ran, %d still queued", x.Judged, x.NotJudged, x.Jobs, x.Ran, x.Queued)
-	}
-	if x := r.ResultFiles; x != nil && x.Judged+x.NotJudged > 0 {
-		row("result files", "%d judged, %d not judged lost if missing (their analysis was started: the simulation worker deletes a data point's result files before it simulates)", x.Judged, x.NotJudged)
-	}
 	if r.SettleStopped != "" {
 		row("settle", "waited %.0fs after the load for the jobs and the files; stopped: %s", r.SettleWait, r.SettleStopped)
 	}
-	if len(r.BackgroundWaits) > 0 {
-		var parts []string
-		for _, w := range r.BackgroundWaits {
-			p := fmt.Sprintf("%.1fs", w.WaitedS)
-			if !w.Taken {
-				p += " (no job taken)"
-			}
-			parts = append(parts, p)
-		}
-		row("background waits", "the last %d parts of the load waited %s for the target's background workers", len(parts), strings.Join(parts, ", "))
-	}
-	if ct := r.Contention; ct != nil {
-		row("contention", "%d of %d analyses saw 2+ overlapping writes; max %d writes, %d requests in flight on one analysis", ct.Contended, ct.Analyses, ct.MaxOverlappingWrites, ct.MaxInFlightOneAnalysis)
+	if r.Part != nil {
+		rows = append(rows, r.Part.Rows(r)...)
 	}
 	if w := r.Workload; w != nil {
 		row("workload", "%s/%s %s, %d replicas", w.Namespace, w.Deployment, w.Image, w.Replicas)
@@ -81,9 +64,6 @@ func (r *Report) Summary() []Row {
 			lost = ", LOST: " + w.Reason
 		}
 		row(fmt.Sprintf("  worker %d", w.Index), "%s: %d sent, %d acknowledged, %.0f req/s, p99 %.1fms, %d errors%s", w.Pod, w.Sent, w.Acknowledged, w.Throughput, w.P99, w.Errors, lost)
-	}
-	if p := r.Power; p != nil && r.Thresholds != nil && r.Thresholds.MaxActive > 0 {
-		row("seen", "%s", p.Line(r.Thresholds.MaxActive))
 	}
 	if c := r.CountsLine(); c != "" {
 		row("findings", "%s", c)

@@ -1,4 +1,4 @@
-package report
+package report_test
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"github.com/osctl/osctl/pkg/stress/attack"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
+	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 	"github.com/osctl/osctl/pkg/stress/verdict"
 )
@@ -111,6 +113,8 @@ func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 }
 
 // build judges a synthetic run and makes its report, as stress.Judge does.
-func build(h *history.History, st *snapshot.State) *Report {
-	return Build(h, history.LoadStats(h), detect.Judge(h, st, detect.OptionsOf(h)), "test")
+func build(h *history.History, st *snapshot.State) *report.Report {
+	o := detect.OptionsOf(h)
+	o.Rules = openstudio.Rules{}
+	return report.Build(h, history.LoadStats(h), detect.Judge(h, st, o), "test")
 }

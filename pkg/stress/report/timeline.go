@@ -81,12 +81,9 @@ func timelines(h *history.History, r *Report) []Timeline {
 	if r.OverTime != nil {
 		origin = r.OverTime.Began
 	}
-	var active, above []detect.Span
-	if r.Kind().Jobs {
-		active = detect.SurelyActive(h)
-		if r.Thresholds != nil && r.Thresholds.MaxActive > 0 {
-			above = detect.Above(active, r.Thresholds.MaxActive)
-		}
+	active, above := r.active, []detect.Span(nil)
+	if len(active) > 0 && r.Thresholds != nil && r.Thresholds.MaxActive > 0 {
+		above = detect.Above(active, r.Thresholds.MaxActive)
 	}
 	var out []Timeline
 	bars := 0
