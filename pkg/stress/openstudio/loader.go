@@ -18,10 +18,11 @@ type loader struct {
 
 func (l *loader) profile() *Load {
 	e, cfg := l.e, l.e.Config
-	p := &Load{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
-		StartTargets: startTargets(e.Targets, cfg.AllowStart), Client: e.Client, Record: e.Record, Now: e.Now, TailWait: cfg.BackgroundWait,
+	o := OptionsOf(cfg)
+	p := &Load{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: o.Analyses, Project: o.Project, Mix: o.Mix,
+		StartTargets: startTargets(e.Targets, o.AllowStart), Client: e.Client, Record: e.Record, Now: e.Now, TailWait: o.BackgroundWait,
 		Concurrency: e.Concurrency, Shard: e.Shard, Pool: e.Pool}
-	if cfg.BackgroundWait == 0 {
+	if o.BackgroundWait == 0 {
 		p.TailFraction = -1
 	}
 	return p

@@ -17,9 +17,9 @@ import (
 type stage struct{ e *stress.StageEnv }
 
 // newStage writes the profile's header fields: what each target said and whether starts may go
-// to it, the analyses, the project and the mix in effect.
+// to it, the analyses, the project and the mix in effect. The setup follows.
 func newStage(e *stress.StageEnv) *stage {
-	cfg, targets, hdr := e.Config(), e.Targets(), e.Header
+	cfg, targets, hdr := OptionsOf(e.Config()), e.Targets(), e.Header
 	starts := startTargets(targets, cfg.AllowStart)
 	for _, t := range targets {
 		allowed := t.Status.Sandbox || cfg.AllowStart
@@ -34,13 +34,14 @@ func newStage(e *stress.StageEnv) *stage {
 	}
 	mix := (&Load{Mix: cfg.Mix, StartTargets: starts}).EffectiveMix()
 	hdr.Analyses, hdr.Project, hdr.Mix = cfg.Analyses, cfg.Project, mix
+	e.Phase(stress.PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", e.Config().Run, cfg.Analyses))
 	return &stage{e: e}
 }
 
 // After implements stress.Stage: it waits for the run's jobs and files to settle, reads the
 // failed extractions, reads the records back and reads the state of the volume.
 func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *history.Footer) (*snapshot.State, bool, error) {
-	e, cfg, d := s.e, s.e.Config(), s.e.Deps()
+	e, cfg, d := s.e, OptionsOf(s.e.Config()), s.e.Deps()
 	f.BackgroundWaits = append(f.BackgroundWaits, l.BackgroundWaits...)
 	for _, w := range l.BackgroundWaits {
 		if !w.Taken {

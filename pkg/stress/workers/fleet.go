@@ -93,8 +93,12 @@ func Connect(ctx context.Context, procs []Proc, pods []string, cfg pstress.Confi
 func (f *Fleet) hello(ctx context.Context, c *conn) error {
 	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
 	defer cancel()
+	wc, err := toWire(f.cfg)
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
-	h := &hello{Version: f.o.Version, Config: toWire(f.cfg), Shard: profile.Shard{Index: c.index, Count: len(f.conns)}, Now: t0, Records: f.o.Records}
+	h := &hello{Version: f.o.Version, Config: wc, Shard: profile.Shard{Index: c.index, Count: len(f.conns)}, Now: t0, Records: f.o.Records}
 	r, err := c.call(ctx, &frame{T: tHello, Hello: h}, tReady)
 	t2 := time.Now()
 	var fe *frameError

@@ -94,24 +94,37 @@ type hello struct {
 }
 
 // wireConfig is a Config as it travels: the targets as URL strings (a *url.URL does not keep its
-// password through JSON).
+// password through JSON), and the profile's Options as their JSON, which the profile decodes
+// (stress.DecodeOptions).
 type wireConfig struct {
 	pstress.Config
-	Targets []string `json:"Targets"`
+	Targets []string        `json:"Targets"`
+	Options json.RawMessage `json:"Options,omitempty"`
 }
 
-func toWire(c pstress.Config) wireConfig {
+func toWire(c pstress.Config) (wireConfig, error) {
 	w := wireConfig{Config: c}
-	w.Config.Targets = nil
+	w.Config.Targets, w.Config.Options = nil, nil
 	for _, u := range c.Targets {
 		w.Targets = append(w.Targets, u.String())
 	}
-	return w
+	if c.Options != nil {
+		b, err := json.Marshal(c.Options)
+		if err != nil {
+			return w, fmt.Errorf("the %s profile's options: %v", c.Profile, err)
+		}
+		w.Options = b
+	}
+	return w, nil
 }
 
 func (w wireConfig) config() (pstress.Config, error) {
 	c := w.Config
-	c.Targets = nil
+	o, err := pstress.DecodeOptions(c.Profile, w.Options)
+	if err != nil {
+		return c, err
+	}
+	c.Targets, c.Options = nil, o
 	for _, s := range w.Targets {
 		u, err := url.Parse(s)
 		if err != nil {
