@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	"github.com/osctl/osctl/pkg/elbopenapi"
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
@@ -24,7 +25,7 @@ type Options struct {
 // DefaultOptions are the options osctl stress starts from (its flags' defaults), and those of a
 // Config without any.
 func DefaultOptions() Options {
-	return Options{Poll: profile.DefaultJobPoll, JobTimeout: profile.DefaultJobTimeout, DispatchInterval: 5 * time.Second}
+	return Options{Poll: profile.DefaultJobPoll, JobTimeout: profile.DefaultJobTimeout, DispatchInterval: elbopenapi.DefaultDispatchInterval}
 }
 
 // OptionsOf returns c's jobs options: DefaultOptions when it has none.
@@ -58,7 +59,7 @@ func (o Options) check() error {
 	case o.JobTimeout <= 0:
 		return stress.FieldErrorf("JobTimeout", "%s: must be above 0", o.JobTimeout)
 	case o.DispatchInterval < 0 || o.DispatchInterval > time.Hour:
-		return stress.FieldErrorf("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is 5s)", o.DispatchInterval)
+		return stress.FieldErrorf("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is %s)", o.DispatchInterval, elbopenapi.DefaultDispatchInterval)
 	}
 	return nil
 }
