@@ -45,7 +45,7 @@ func newStage(ctx context.Context, e *stress.StageEnv) (*stage, error) {
 	if o.Poll < slowPoll && !sandboxOnly {
 		e.Notice("{Poll} %s: every status read of an active job makes elb-openapi run kubectl and azcopy on its event loop; polling this fast can starve its health check (poll every 1s or more)", o.Poll)
 	}
-	if err := e.Fleet().CheckJobs(ctx); err != nil {
+	if err := e.Fleet().Check(ctx); err != nil {
 		return nil, stress.JobsError(err, cfg.Header)
 	}
 	hdr.MaxActive, hdr.Grace = maxActive, cfg.Grace

@@ -68,7 +68,9 @@ func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *hist
 	}
 	failedJobs(ctx, e, f)
 	e.Phase(stress.PhaseRead, "reading the records back and the state of the volume")
-	if err := e.Fleet().Readback(ctx, profile.PlanReadback(*e.Setup().OpenStudio, e.Records()), e.Record); err != nil {
+	if st, err := setupState(e.Setup()); err != nil {
+		e.Notice("the records were not read back: %v", err)
+	} else if err := e.Fleet().Readback(ctx, profile.PlanReadback(st, e.Records()), e.Record); err != nil {
 		e.Notice("the records were not read back: %v", err)
 	}
 	if d.State == nil {

@@ -203,10 +203,10 @@ func (f *Fleet) Probe(ctx context.Context) (*pstress.Probe, error) {
 	return &pr, nil
 }
 
-// CheckJobs implements stress.Fleet, in worker 0.
-func (f *Fleet) CheckJobs(ctx context.Context) error {
+// Check implements stress.Fleet, in worker 0.
+func (f *Fleet) Check(ctx context.Context) error {
 	c := f.conns[0]
-	if _, err := c.call(ctx, &frame{T: tCheckJobs}, tOK); err != nil {
+	if _, err := c.call(ctx, &frame{T: tCheck}, tOK); err != nil {
 		return f.callErr(c, err)
 	}
 	return nil

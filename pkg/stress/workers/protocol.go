@@ -23,14 +23,14 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// Frame types. The coordinator sends hello, clock, probe, check_jobs, setup, load, go, stop,
+// Frame types. The coordinator sends hello, clock, probe, check, setup, load, go, stop,
 // job_counts, readback, ping and bye; a worker answers ready, probe, ok, setup, armed, loaded,
 // job_counts, done or error, and streams rec, sent, progress and phase.
 const (
 	tHello     = "hello"
 	tClock     = "clock"
 	tProbe     = "probe"
-	tCheckJobs = "check_jobs"
+	tCheck     = "check"
 	tSetup     = "setup"
 	tLoad      = "load"
 	tGo        = "go"

@@ -203,8 +203,8 @@ func (s *server) handle(ctx context.Context, f *frame) error {
 			return s.fail(err)
 		}
 		return s.out.send(&frame{T: tProbe, Probe: pr}, true)
-	case tCheckJobs:
-		if err := s.w.CheckJobs(ctx); err != nil {
+	case tCheck:
+		if err := s.w.Check(ctx); err != nil {
 			return s.fail(err)
 		}
 		return s.out.send(&frame{T: tOK}, true)
