@@ -53,18 +53,21 @@ type Setup struct {
 // Load is how the load went.
 type Load struct {
 	Stats *attack.Stats
-	// BackgroundWaits say how the held-back parts of an openstudio load waited for the target's
-	// background workers.
-	BackgroundWaits []history.BackgroundWait
-	// Jobs says what following the jobs saw (jobs profile); Refused is set when the service
-	// refused the token during the load.
-	Jobs    profile.JobsSummary
-	Refused *profile.AuthError
+	// Payload is what the profile saw of its load, as JSON: its Loader.Finish writes it, its
+	// Stage reads it. It travels from load workers as it is, one per worker, and the profile's
+	// LoadMerger makes one of them.
+	Payload json.RawMessage
 	Notices []string
 	// Workers are the load workers' own figures (osctl stress --workers; nil for one process),
 	// and Lost says why some of them did not finish (the run is then partial).
 	Workers []history.LoadWorker
 	Lost    string
+}
+
+// A LoadMerger is a Profile whose Load payloads, one per load worker, merge into one (without
+// it, the first worker's stands for all).
+type LoadMerger interface {
+	MergeLoad(parts []json.RawMessage) (json.RawMessage, error)
 }
 
 // LoadObserver hears how the load goes. Done is called with how many more load requests ended

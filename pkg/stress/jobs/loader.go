@@ -46,8 +46,9 @@ func (l *load) Finish(ctx context.Context, ld *stress.Load, obs stress.LoadObser
 		obs.Phase(stress.PhaseFollow, "following the jobs until they end")
 	}
 	l.jobs.Wait()
-	ld.Refused, ld.Jobs = l.jobs.Refused(), l.jobs.Summary()
-	if ld.Refused == nil && ctx.Err() == nil {
+	seen := loadSeen{Jobs: l.jobs.Summary(), Refused: l.jobs.Refused()}
+	ld.Payload = seen.payload()
+	if seen.Refused == nil && ctx.Err() == nil {
 		l.jobs.ReadList(ctx)
 	}
 }

@@ -55,10 +55,14 @@ func newStage(ctx context.Context, e *stress.StageEnv) (*stage, error) {
 
 // After implements stress.Stage: the load followed the jobs; it says what it saw.
 func (s *stage) After(_ context.Context, _ bool, l *stress.Load, _ *history.Footer) (*snapshot.State, bool, error) {
-	if ae := l.Refused; ae != nil {
+	seen, err := seenOf(l)
+	if err != nil {
+		return nil, false, fmt.Errorf("what following the jobs saw: %v", err)
+	}
+	if ae := seen.Refused; ae != nil {
 		return nil, false, stress.JobsError(ae, s.e.Config().Header)
 	}
-	sum := l.Jobs
+	sum := seen.Jobs
 	msg := fmt.Sprintf("followed %d jobs: %d ended, %d not finished, %d gone; %d seen requeued, %d submits replayed",
 		sum.Followed-sum.NotFound, sum.Ended, sum.NotFinished, sum.Gone, sum.Requeued, sum.Replayed)
 	if sum.Unanswered > 0 {

@@ -73,7 +73,10 @@ func (l *loader) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, 
 // Finish implements stress.Loader: how the held-back parts of the load waited.
 func (l *loader) Finish(_ context.Context, ld *stress.Load, _ stress.LoadObserver) {
 	if l.os != nil {
-		ld.BackgroundWaits = l.os.BackgroundWaits()
+		b, err := json.Marshal(loadSeen{BackgroundWaits: l.os.BackgroundWaits()})
+		if err == nil {
+			ld.Payload = b
+		}
 	}
 }
 

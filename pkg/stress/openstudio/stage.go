@@ -42,8 +42,12 @@ func newStage(e *stress.StageEnv) *stage {
 // failed extractions, reads the records back and reads the state of the volume.
 func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *history.Footer) (*snapshot.State, bool, error) {
 	e, cfg, d := s.e, OptionsOf(s.e.Config()), s.e.Deps()
-	f.BackgroundWaits = append(f.BackgroundWaits, l.BackgroundWaits...)
-	for _, w := range l.BackgroundWaits {
+	seen, err := seenOf(l)
+	if err != nil {
+		e.Notice("what the load saw of the background workers was not read: %v", err)
+	}
+	f.BackgroundWaits = append(f.BackgroundWaits, seen.BackgroundWaits...)
+	for _, w := range seen.BackgroundWaits {
 		if !w.Taken {
 			e.Notice("a held-back part of the load waited {BackgroundWait} %s and saw no background worker take a job: uploads may not have overlapped an extraction", cfg.BackgroundWait)
 		}

@@ -80,3 +80,34 @@ func TestHTTPOptionsReachTheWorkers(t *testing.T) {
 		t.Fatalf("the target got %d POSTs with the body and %d other requests, want %d and 0", posts.Load(), other.Load(), n)
 	}
 }
+
+// TestLoadPayloadsMerge: the workers' load payloads merge by the profile's LoadMerger: the jobs
+// profile's counts add up and its first refusal stands; the openstudio profile's held-back parts
+// come in the order they began; a profile without a merger keeps the first worker's; a payload
+// that does not decode is an error naming the profile.
+func TestLoadPayloadsMerge(t *testing.T) {
+	raw := func(s string) json.RawMessage { return json.RawMessage(s) }
+	for _, tc := range []struct {
+		profile string
+		parts   []json.RawMessage
+		want    string
+	}{
+		{pstress.ProfileJobs, []json.RawMessage{raw(`{"jobs":{"followed":2,"ended":1,"requeued":1}}`),
+			raw(`{"jobs":{"followed":3,"gone":1,"replayed":2},"refused":{"method":"GET","url":"u","status":401}}`)},
+			`"followed":5,"ended":1,"gone":1,"not_finished":0,"requeued":1,"replayed":2`},
+		{pstress.ProfileOpenStudio, []json.RawMessage{raw(`{"background_waits":[{"at_s":2}]}`), raw(`{"background_waits":[{"at_s":1}]}`)},
+			`{"background_waits":[{"at_s":1`},
+		{pstress.ProfileHTTP, []json.RawMessage{raw(`{"a":1}`), raw(`{"a":2}`)}, `{"a":1}`},
+	} {
+		got, err := mergePayloads(tc.profile, tc.parts)
+		if err != nil || !strings.Contains(string(got), tc.want) {
+			t.Errorf("%s: %s, %v; want %s in it", tc.profile, got, err, tc.want)
+		}
+	}
+	if got, _ := mergePayloads(pstress.ProfileJobs, []json.RawMessage{raw(`{"refused":{"Status":403}}`), raw(`{"refused":{"Status":401}}`)}); !strings.Contains(string(got), `"Status":403`) {
+		t.Errorf("refusals: %s, want the first worker's", got)
+	}
+	if got, err := mergePayloads(pstress.ProfileJobs, []json.RawMessage{raw(`{"jobs":`), raw(`{}`)}); err == nil || !strings.Contains(err.Error(), "jobs") {
+		t.Errorf("a torn payload: %s, %v; want an error naming the jobs profile", got, err)
+	}
+}

@@ -145,13 +145,11 @@ type ready struct {
 
 // loaded is how a worker's load went.
 type loaded struct {
-	Stats           attack.Snapshot          `json:"stats"`
-	BackgroundWaits []history.BackgroundWait `json:"background_waits,omitempty"`
-	Jobs            profile.JobsSummary      `json:"jobs"`
-	Refused         *profile.AuthError       `json:"refused,omitempty"`
-	Notices         []string                 `json:"notices,omitempty"`
-	CPU             float64                  `json:"cpu_s"`
-	MaxRSS          int64                    `json:"max_rss_bytes"`
+	Stats   attack.Snapshot `json:"stats"`
+	Payload json.RawMessage `json:"payload,omitempty"` // the profile's (stress.Load.Payload)
+	Notices []string        `json:"notices,omitempty"`
+	CPU     float64         `json:"cpu_s"`
+	MaxRSS  int64           `json:"max_rss_bytes"`
 }
 
 // maxFrame is the longest frame read: a record (a zip's manifest can be long) and a little more.
