@@ -3,6 +3,7 @@ package sandbox
 import (
 	"time"
 
+	"github.com/osctl/osctl/pkg/elbopenapi"
 	"github.com/osctl/osctl/pkg/setting"
 )
 
@@ -18,8 +19,9 @@ const (
 
 // Defaults of JobsConfig, elb-openapi's own.
 const (
-	// DefaultDispatchInterval is ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS: the dispatcher's tick.
-	DefaultDispatchInterval = 5 * time.Second
+	// DefaultDispatchInterval is ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS: the dispatcher's tick
+	// (elbopenapi.DefaultDispatchInterval, elb-openapi's default).
+	DefaultDispatchInterval = elbopenapi.DefaultDispatchInterval
 	// DefaultWatchdogInterval is ELB_OPENAPI_WATCHDOG_INTERVAL_SECONDS.
 	DefaultWatchdogInterval = 60 * time.Second
 )
@@ -32,7 +34,7 @@ type JobsConfig struct {
 	// (ELB_OPENAPI_ALLOW_UNAUTHENTICATED=1).
 	APIToken string
 	// DispatchInterval is the dispatcher's tick: a queued job is claimed on a submit, when a
-	// submit thread exits, and on this tick only. The default is 5s.
+	// submit thread exits, and on this tick only. The default is DefaultDispatchInterval.
 	DispatchInterval time.Duration
 	// WatchdogInterval is how often the watchdog refreshes every active job (noticing the
 	// finished ones) and requeues jobs whose submit thread died. The default is 60s.
@@ -74,7 +76,7 @@ func (c JobsConfig) Validate() error {
 	outside := func(d time.Duration) bool { return d < MinJobInterval || d > MaxJobInterval }
 	switch {
 	case outside(c.DispatchInterval):
-		return setting.Errorf("DispatchInterval", "%v: use 10ms to 1h (the real service's is 5s)", c.DispatchInterval)
+		return setting.Errorf("DispatchInterval", "%v: use 10ms to 1h (the real service's is %v)", c.DispatchInterval, elbopenapi.DefaultDispatchInterval)
 	case outside(c.WatchdogInterval):
 		return setting.Errorf("WatchdogInterval", "%v: use 10ms to 1h (the real service's is 60s)", c.WatchdogInterval)
 	case c.RequeueEvery < 0:

@@ -47,42 +47,17 @@ type Config struct {
 	// Header goes with every request (the job API's token, the http profile's headers).
 	Header http.Header
 
-	// Analyses is how many analyses the openstudio load is spread over. The default is
-	// Requests/100, at least 1 and at most 100.
-	Analyses int
-	// Project is an existing project to use; empty creates one.
-	Project string
-	// Mix weighs the openstudio operations. The zero Mix is profile.DefaultMix.
-	Mix profile.Mix
-	// AllowStart sends starts to targets that do not say they are the sandbox (a start launches
-	// simulations on a real server).
-	AllowStart bool
-	// SettleTimeout is the ceiling of the wait for the analyses' jobs and files after the load
-	// (0: no wait). The wait goes on while the jobs make progress, up to it.
-	SettleTimeout time.Duration
-	// SettleQuiet ends that wait once no job changed state and the files did not change for that
-	// long (0: profile.DefaultSettleQuiet, a minute).
-	SettleQuiet time.Duration
-	// BackgroundWait bounds how long each held-back part of the openstudio load waits for the target's
-	// workers (0 holds nothing back).
-	BackgroundWait time.Duration
-
-	// Method and Body are the http profile's request ({{nonce}} and {{seq}} in Body are replaced);
-	// Body is also the jobs profile's submit body.
-	Method string
-	Body   string
-
-	// Poll, JobTimeout and DispatchInterval are the jobs profile's: how often a job's status is
-	// read, how long one is followed, and the service's dispatch tick.
-	Poll             time.Duration
-	JobTimeout       time.Duration
-	DispatchInterval time.Duration
+	// Options are the profile's own settings (openstudio.Options, jobs.Options,
+	// httpload.Options): nil takes the profile's defaults, the flags' defaults of osctl stress.
+	Options Options
 
 	// Thresholds are the verdict's: MinAcknowledged, MinContended (0: no requirement), and the
 	// jobs profile's MaxActive (0: the sandbox's GET /status must give it) and Grace (0: the
 	// default). The history's header keeps them.
 	verdict.Thresholds
-	// Ignore lists base-name globs of files the app generates itself (nil: detect.DefaultIgnore).
+	// Ignore lists base-name globs of files the app generates itself (nil: detect.DefaultIgnore):
+	// the verdict's, as the thresholds are (the history's header keeps them, and osctl stress
+	// judge may change them).
 	Ignore []string
 
 	// Run is the run id (default a new one: profile.NewRunID). Version names osctl in the history
@@ -122,31 +97,24 @@ func fieldErr(name, format string, a ...any) error {
 	return &ConfigError{Err: setting.Errorf(name, format, a...)}
 }
 
-// DefaultConfig is the Config osctl stress starts from: its flags' defaults. Fill in Targets.
+// DefaultConfig is the Config osctl stress starts from: its flags' defaults (its nil Options
+// take the profile's). Fill in Targets.
 func DefaultConfig() Config {
 	return Config{
-		Profile:          ProfileOpenStudio,
-		Requests:         1000,
-		Concurrency:      100,
-		Timeout:          time.Minute,
-		MaxErrorRate:     0.5,
-		Mix:              profile.DefaultMix,
-		SettleTimeout:    10 * time.Minute,
-		SettleQuiet:      profile.DefaultSettleQuiet,
-		BackgroundWait:   profile.DefaultTailWait,
-		Method:           http.MethodGet,
-		Poll:             profile.DefaultJobPoll,
-		JobTimeout:       profile.DefaultJobTimeout,
-		DispatchInterval: 5 * time.Second,
-		Thresholds:       verdict.Defaults(),
-		Ignore:           append([]string(nil), detect.DefaultIgnore...),
+		Profile:      ProfileOpenStudio,
+		Requests:     1000,
+		Concurrency:  100,
+		Timeout:      time.Minute,
+		MaxErrorRate: 0.5,
+		Thresholds:   verdict.Defaults(),
+		Ignore:       append([]string(nil), detect.DefaultIgnore...),
 	}
 }
 
-// WithDefaults fills the zero fields that stand for a default: Timeout, Mix, Method, Poll and
-// JobTimeout with DefaultConfig's, Concurrency with 1, Grace with verdict.DefaultGrace
-// (Thresholds.StrandGrace), Run with a new run id, then the profile's own. A zero MinAcknowledged
-// or MinContended stays: no requirement.
+// WithDefaults fills the zero fields that stand for a default: Timeout with DefaultConfig's,
+// Concurrency with 1, Grace with verdict.DefaultGrace (Thresholds.StrandGrace), Run with a new
+// run id, then the profile's own (Profile.Defaults: its Options). A zero MinAcknowledged or
+// MinContended stays: no requirement.
 func (c Config) WithDefaults() Config {
 	d := DefaultConfig()
 	if c.Timeout == 0 {
@@ -154,18 +122,6 @@ func (c Config) WithDefaults() Config {
 	}
 	if c.Concurrency == 0 && !c.ConcurrencyAuto {
 		c.Concurrency = 1
-	}
-	if c.Mix == (profile.Mix{}) {
-		c.Mix = d.Mix
-	}
-	if c.Method == "" {
-		c.Method = d.Method
-	}
-	if c.Poll == 0 {
-		c.Poll = d.Poll
-	}
-	if c.JobTimeout == 0 {
-		c.JobTimeout = d.JobTimeout
 	}
 	c.Grace = verdict.Duration(c.StrandGrace())
 	if c.Run == "" {
@@ -181,7 +137,7 @@ func (c Config) WithDefaults() Config {
 func (c Config) Kind() history.Profile { return history.KindOf(c.Profile) }
 
 // Check says what in the Config cannot run: a *ConfigError whose *setting.Error names the
-// field by its Go name. Run checks the Config it is given, once its zero fields are filled.
+// field by its Go name (an option's too: its field's Go name, as openstudio.Options names it). Run checks the Config it is given, once its zero fields are filled.
 func (c Config) Check() error {
 	p, ok := ProfileOf(c.Profile)
 	if !ok {
@@ -193,15 +149,12 @@ func (c Config) Check() error {
 	if err := c.Thresholds.Check(); err != nil {
 		return &ConfigError{Err: err}
 	}
-	for _, f := range []struct {
-		name string
-		v    time.Duration
-	}{{"Duration", c.Duration}, {"SettleTimeout", c.SettleTimeout}, {"SettleQuiet", c.SettleQuiet}, {"BackgroundWait", c.BackgroundWait}} {
-		if f.v < 0 {
-			return fieldErr(f.name, "%s: must be 0 or more", f.v)
-		}
+	if err := c.checkOptions(); err != nil {
+		return err
 	}
 	switch {
+	case c.Duration < 0:
+		return fieldErr("Duration", "%s: must be 0 or more", c.Duration)
 	case len(c.Targets) == 0:
 		return fieldErr("Targets", ": none given: pass {Targets} URL[,URL...]")
 	case (c.Concurrency < 1 && !(c.ConcurrencyAuto && c.Concurrency == 0)) || c.Concurrency > 1_000_000: // auto: Run sets it from the tier
@@ -214,16 +167,6 @@ func (c Config) Check() error {
 		return fieldErr("Rate", "%v: must be 0 or more", c.Rate)
 	case c.Timeout <= 0:
 		return fieldErr("Timeout", "%s: must be above 0", c.Timeout)
-	case c.Analyses < 0:
-		return fieldErr("Analyses", "%d: must be 1 or more", c.Analyses)
-	case c.Poll <= 0:
-		return fieldErr("Poll", "%s: must be above 0", c.Poll)
-	case c.Poll > time.Minute:
-		return fieldErr("Poll", "%s: use a positive interval up to 1m", c.Poll)
-	case c.JobTimeout <= 0:
-		return fieldErr("JobTimeout", "%s: must be above 0", c.JobTimeout)
-	case c.DispatchInterval < 0 || c.DispatchInterval > time.Hour:
-		return fieldErr("DispatchInterval", "%s: use 0 to 1h (elb-openapi's default is 5s)", c.DispatchInterval)
 	}
 	return p.Check(c)
 }

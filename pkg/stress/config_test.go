@@ -10,7 +10,8 @@ import (
 )
 
 // TestConfigCheckNamesTheField: DefaultConfig with a target can run, and each invalid field is a
-// *ConfigError whose setting error names that field by its Go name.
+// *ConfigError whose setting error names that field by its Go name (the profiles' options:
+// TestOptionsCheckNamesTheField).
 func TestConfigCheckNamesTheField(t *testing.T) {
 	target, _ := url.Parse("http://127.0.0.1:1")
 	ok := DefaultConfig()
@@ -33,12 +34,8 @@ func TestConfigCheckNamesTheField(t *testing.T) {
 		{"Requests", func(c *Config) { c.Requests = 0 }},
 		{"MinAcknowledged", func(c *Config) { c.MinAcknowledged = 2 }},
 		{"Timeout", func(c *Config) { c.Timeout = -time.Second }},
-		{"Poll", func(c *Config) { c.Poll = 2 * time.Minute }},
-		{"BackgroundWait", func(c *Config) { c.BackgroundWait = -time.Second }},
 		{"Duration", func(c *Config) { c.Duration = -time.Second }},
-		{"SettleQuiet", func(c *Config) { c.SettleQuiet = -time.Second }},
 		{"Grace", func(c *Config) { c.Grace = verdict.Duration(-time.Second) }},
-		{"DispatchInterval", func(c *Config) { c.DispatchInterval = 2 * time.Hour }},
 		{"MaxActive", func(c *Config) { c.MaxActive = -1 }},
 	} {
 		c := ok

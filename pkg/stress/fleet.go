@@ -18,18 +18,19 @@ type Fleet interface {
 	// Probe asks every target what it is (GET /status; not for the http profile, whose targets
 	// are routes). A target that does not answer is an error.
 	Probe(ctx context.Context) (*Probe, error)
-	// CheckJobs sends the jobs profile's GET /v1/jobs with the run's headers before anything is
-	// submitted (a refused token is a *profile.AuthError).
-	CheckJobs(ctx context.Context) error
-	// Setup creates what the load needs: the openstudio profile's project, analyses and seeds.
+	// Check runs the profile's check of the targets before anything is sent: its Loader's, when
+	// a Checker (a refused token is a *profile.AuthError); nil for another.
+	Check(ctx context.Context) error
+	// Setup creates what the load needs (the profile's Loader.Setup, when its Kind has a setup).
 	Setup(ctx context.Context, rec profile.Recorder) (*Setup, error)
 	// Load sends the load from the setup and says how it went. When ctx ends the load stops and
 	// Load returns what was sent.
 	Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error)
-	// JobCounts reads the status.json of the run's analyses: the jobs listed, and how many are
-	// still queued (openstudio).
+	// JobCounts says how many jobs of the run the target lists, and how many are still queued:
+	// the profile's Loader's, when a JobCounter (0, 0 for another).
 	JobCounts(ctx context.Context) (jobs, queued int)
-	// Readback reads the run's records back through the API (openstudio).
+	// Readback reads the run's records back through the API: the profile's Loader's, when a
+	// ReadBacker (an error for another).
 	Readback(ctx context.Context, plan profile.ReadbackPlan, rec profile.Recorder) error
 }
 
@@ -42,29 +43,31 @@ type Probe struct {
 }
 
 // Setup is what the load starts from: what the targets said, and what the profile's setup
-// created, which travels to load workers as it is: the openstudio profile's in OpenStudio,
-// another's (Loader.Setup) as JSON in Payload.
+// created (Loader.Setup), as JSON in Payload: it travels to load workers as it is, and the
+// profile reads it back.
 type Setup struct {
-	Targets    []profile.ServerStatus `json:"targets"`
-	OpenStudio *profile.SetupState    `json:"openstudio,omitempty"`
-	Payload    json.RawMessage        `json:"payload,omitempty"`
+	Targets []profile.ServerStatus `json:"targets"`
+	Payload json.RawMessage        `json:"payload,omitempty"`
 }
 
 // Load is how the load went.
 type Load struct {
 	Stats *attack.Stats
-	// BackgroundWaits say how the held-back parts of an openstudio load waited for the target's
-	// background workers.
-	BackgroundWaits []history.BackgroundWait
-	// Jobs says what following the jobs saw (jobs profile); Refused is set when the service
-	// refused the token during the load.
-	Jobs    profile.JobsSummary
-	Refused *profile.AuthError
+	// Payload is what the profile saw of its load, as JSON: its Loader.Finish writes it, its
+	// Stage reads it. It travels from load workers as it is, one per worker, and the profile's
+	// LoadMerger makes one of them.
+	Payload json.RawMessage
 	Notices []string
 	// Workers are the load workers' own figures (osctl stress --workers; nil for one process),
 	// and Lost says why some of them did not finish (the run is then partial).
 	Workers []history.LoadWorker
 	Lost    string
+}
+
+// A LoadMerger is a Profile whose Load payloads, one per load worker, merge into one (without
+// it, the first worker's stands for all).
+type LoadMerger interface {
+	MergeLoad(parts []json.RawMessage) (json.RawMessage, error)
 }
 
 // LoadObserver hears how the load goes. Done is called with how many more load requests ended

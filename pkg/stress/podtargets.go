@@ -133,7 +133,7 @@ func (r *runner) syncPods(ctx context.Context) {
 			continue
 		}
 		pt.podOf[ch.URL] = ch.Pod
-		ti := targetInfo(t, t.Status.Sandbox || r.cfg.AllowStart)
+		ti := targetInfo(t, t.Status.Sandbox || r.cfg.startAllowed())
 		ti.Pod, ti.Added = ch.Pod, true
 		pt.added = append(pt.added, ti)
 		r.notice("pod %s was taken in during the load (it became ready)", ch.Pod)

@@ -22,10 +22,11 @@ type Profile interface {
 	// Kind is the profile's name (Config.Profile, the history's header) and its capabilities,
 	// which the record, the verdict, the report and the cleanup ask.
 	Kind() history.Profile
-	// Defaults fills the zero fields of c that are the profile's own.
+	// Defaults fills what of c is the profile's own: its Options (nil: its defaults; a profile
+	// with options of its own also implements OptionsDecoder, for load workers).
 	Defaults(c *Config)
 	// Check says what in c (its zero fields filled) the profile cannot run with: a *ConfigError
-	// (FieldError names the field).
+	// (FieldErrorf names the field, or the option by its Go name).
 	Check(c Config) error
 	// Stage prepares the part of a run after the load, before anything is sent: it writes its
 	// fields of the history's header (e.Header) and may refuse the run.

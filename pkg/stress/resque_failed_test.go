@@ -19,6 +19,7 @@ import (
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/detect"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 	"github.com/osctl/osctl/pkg/stress/profile"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
@@ -54,8 +55,8 @@ func TestRunJudgesResqueFailedList(t *testing.T) {
 	}
 	u, _ := url.Parse(ts.URL)
 	cfg := stress.DefaultConfig()
-	cfg.Targets, cfg.Run, cfg.Requests, cfg.Concurrency, cfg.Analyses = []*url.URL{u}, run, 30, 4, 2
-	cfg.SettleTimeout, cfg.BackgroundWait, cfg.MinContended = 0, 0, 0
+	cfg.Targets, cfg.Run, cfg.Requests, cfg.Concurrency, cfg.MinContended = []*url.URL{u}, run, 30, 4, 0
+	cfg.Options = openstudio.Options{Analyses: 2} // no settle wait, nothing held back
 	var hist bytes.Buffer
 	failedDuringLoad := false
 	d := stress.Deps{History: &hist, ResqueFailed: &stress.ResqueFailed{Client: app, Key: key, Name: "redis://app"},
@@ -124,8 +125,8 @@ func TestRunSaysFailedJobsWereNotRead(t *testing.T) {
 	t.Cleanup(ts.Close)
 	u, _ := url.Parse(ts.URL)
 	cfg := stress.DefaultConfig()
-	cfg.Targets, cfg.Requests, cfg.Concurrency, cfg.Analyses, cfg.AllowStart = []*url.URL{u}, 40, 4, 2, true
-	cfg.SettleTimeout, cfg.SettleQuiet, cfg.BackgroundWait, cfg.MinContended = time.Minute, 2*time.Second, 0, 0
+	cfg.Targets, cfg.Requests, cfg.Concurrency, cfg.MinContended = []*url.URL{u}, 40, 4, 0
+	cfg.Options = openstudio.Options{Analyses: 2, AllowStart: true, SettleTimeout: time.Minute, SettleQuiet: 2 * time.Second}
 	rep, err := stress.Run(ctx, cfg, stress.Deps{State: snapshot.Local{Root: dir}})
 	if err != nil {
 		t.Fatal(err)

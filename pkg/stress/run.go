@@ -36,7 +36,7 @@ func Run(ctx context.Context, cfg Config, d Deps) (*report.Report, error) {
 			return nil, configErr("give the targets or the pods, not both")
 		}
 		var err error
-		if pods, cfg.Targets, err = firstPods(ctx, d.Pods, cfg.AllowStart); err != nil {
+		if pods, cfg.Targets, err = firstPods(ctx, d.Pods, cfg.startAllowed()); err != nil {
 			return nil, err
 		}
 	}
@@ -184,9 +184,6 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 		r.pods.nameTargets(r.hdr.TargetInfo)
 	}
 	r.rec.record(&history.Record{Kind: history.KindHeader, Header: &r.hdr})
-	if r.cfg.Kind().Files {
-		r.d.Observer.phase(PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", cfg.Run, cfg.Analyses))
-	}
 	if r.setup, err = r.fleet.Setup(ctx, r.rec.record); err != nil {
 		_ = r.rec.flush(&history.Footer{Finished: r.d.Now().UTC(), Partial: true, Reason: "setup failed"})
 		return nil, fmt.Errorf("run %s: %v", cfg.Run, err)
@@ -235,7 +232,7 @@ func (r *runner) run(ctx context.Context) (*report.Report, error) {
 	footer.Partial = partial
 
 	// What follows the load goes on after Ctrl-C, on a context of its own, bounded.
-	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+cfg.SettleTimeout+cfg.JobTimeout)
+	postCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), postTimeout+cfg.AfterLoad())
 	defer cancel()
 	state, settled, err := st.After(postCtx, partial, load, &footer)
 	if err != nil {

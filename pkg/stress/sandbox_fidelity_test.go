@@ -20,7 +20,8 @@ import (
 // requests, 300 in flight, over 10 analyses: as many requests per analysis as the 3000 over 30 the
 // binary sent, which in this process, under the race detector, would take minutes.
 func fidelityLoad(c *stress.Config) {
-	c.Requests, c.Concurrency, c.Analyses, c.AllowStart = 1000, 300, 10, true
+	c.Requests, c.Concurrency = 1000, 300
+	openStudio(c, func(o *openstudio.Options) { o.Analyses, o.AllowStart = 10, true })
 }
 
 // TestRealServerRacy: the zip written in place, skip-existing extraction, no lock: races on the
@@ -29,7 +30,10 @@ func fidelityLoad(c *stress.Config) {
 func TestRealServerRacy(t *testing.T) {
 	testenv.SkipIfShort(t, "a load on sandbox replicas")
 	sb := serve(t, 3, locking(sandbox.LockingNone))
-	r := runOn(t, sb, func(c *stress.Config) { fidelityLoad(c); c.SettleQuiet = 5 * time.Second })
+	r := runOn(t, sb, func(c *stress.Config) {
+		fidelityLoad(c)
+		openStudio(c, func(o *openstudio.Options) { o.SettleQuiet = 5 * time.Second })
+	})
 	requireRaces(t, r)
 	var onZip, onExtraction bool
 	for _, f := range r.rep.Findings {
@@ -81,7 +85,10 @@ func TestRealServerLossyTwin(t *testing.T) {
 	sb := serve(t, 3, func(c *sandbox.Config) { c.Locking, c.DropCreates = sandbox.LockingRedlock, 0.2 })
 	// Each analysis create is dropped with probability 0.2, chosen by its random id: over 30
 	// analyses none would be 1 time in 800 (it happened once in CI), over 60 1 time in 650,000.
-	r := runOn(t, sb, func(c *stress.Config) { fidelityLoad(c); c.Analyses = 60 })
+	r := runOn(t, sb, func(c *stress.Config) {
+		fidelityLoad(c)
+		openStudio(c, func(o *openstudio.Options) { o.Analyses = 60 })
+	})
 	requireRaces(t, r, detect.Lost)
 	h := readHistory(t, r.hist)
 	ackedCreate := map[string]bool{}

@@ -12,6 +12,7 @@ import (
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 	"github.com/osctl/osctl/pkg/stress/report"
 	"github.com/osctl/osctl/pkg/stress/snapshot"
 )
@@ -73,6 +74,13 @@ func runOn(t *testing.T, sb *sandboxenv.InProcess, set func(*stress.Config)) san
 		t.Fatalf("stress.Run: %v", err)
 	}
 	return sandboxRun{rep: rep, hist: hist}
+}
+
+// openStudio changes c's openstudio options (the defaults' when it has none).
+func openStudio(c *stress.Config, set func(*openstudio.Options)) {
+	o := openstudio.OptionsOf(*c)
+	set(&o)
+	c.Options = o
 }
 
 // judgeSaved is `osctl stress judge --history hist [--state-dir dir]`: the saved run's report

@@ -7,6 +7,7 @@ import (
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/jobs"
 	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
@@ -19,7 +20,8 @@ func TestJobsSplitQueueStrands(t *testing.T) {
 		c.Queue, c.JobDuration, c.JobDurationSkew, c.Jobs.DispatchInterval = sandbox.QueueSplit, time.Second, 4, time.Second
 	})
 	r := runOn(t, sb, func(c *stress.Config) {
-		c.Profile, c.Requests, c.Concurrency, c.DispatchInterval, c.Grace = stress.ProfileJobs, 8, 8, time.Second, verdict.Duration(500*time.Millisecond)
+		c.Profile, c.Requests, c.Concurrency, c.Grace = stress.ProfileJobs, 8, 8, verdict.Duration(500*time.Millisecond)
+		c.Options = jobs.Options{DispatchInterval: time.Second}
 	})
 	if r.Code() != 1 || r.rep.FindingCounts["stranded"] == 0 || r.rep.FindingCounts["ceiling"] != 0 || len(r.rep.FindingCounts) != 1 {
 		t.Fatalf("split: exit %d verdict %s findings %v reasons %v", r.Code(), r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons)

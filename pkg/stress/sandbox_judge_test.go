@@ -11,6 +11,7 @@ import (
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
@@ -39,10 +40,14 @@ func TestJudgeEqualsTheRun(t *testing.T) {
 			c.Locking, c.BackgroundInterval, c.UploadChunk = sandbox.LockingNone, time.Hour, 512
 		},
 			func(c *stress.Config) {
-				c.Requests, c.Concurrency, c.Analyses, c.BackgroundWait, c.SettleTimeout = 2000, 500, 20, 0, 5*time.Second
+				c.Requests, c.Concurrency = 2000, 500
+				openStudio(c, func(o *openstudio.Options) { o.Analyses, o.BackgroundWait, o.SettleTimeout = 20, 0, 5*time.Second })
 			}, 1},
 		{"serial with MinContended 0", 1, func(c *sandbox.Config) { c.Locking = sandbox.LockingRedlock },
-			func(c *stress.Config) { c.Requests, c.Concurrency, c.Analyses, c.MinContended = 60, 1, 2, 0 }, 0},
+			func(c *stress.Config) {
+				c.Requests, c.Concurrency, c.MinContended = 60, 1, 0
+				openStudio(c, func(o *openstudio.Options) { o.Analyses = 2 })
+			}, 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -7,13 +7,15 @@ import (
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 )
 
 // lockingLoad is the load of the locking tests: 2000 requests, 500 in flight, over 20 analyses.
 // A racy run's failed extractions stay queued for good, and the settle wait would sit out its
 // default minute of quiet for them: 5 s of quiet ends it (a clean run settles before).
 func lockingLoad(c *stress.Config) {
-	c.Requests, c.Concurrency, c.Analyses, c.SettleQuiet = 2000, 500, 20, 5*time.Second
+	c.Requests, c.Concurrency = 2000, 500
+	openStudio(c, func(o *openstudio.Options) { o.Analyses, o.SettleQuiet = 20, 5*time.Second })
 }
 
 func locking(l sandbox.Locking) func(*sandbox.Config) {

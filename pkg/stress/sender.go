@@ -161,17 +161,16 @@ func (w *Sender) loader() Loader {
 	return w.ld
 }
 
-// CheckJobs implements Fleet: the profile's check of the targets before anything is sent (a
+// Check implements Fleet: the profile's check of the targets before anything is sent (a
 // Checker's; none: nil).
-func (w *Sender) CheckJobs(ctx context.Context) error {
+func (w *Sender) Check(ctx context.Context) error {
 	if c, ok := w.loader().(Checker); ok {
 		return c.Check(ctx)
 	}
 	return nil
 }
 
-// Setup implements Fleet: the openstudio profile creates the project (unless given), the
-// analyses and their seeds; the others have no setup.
+// Setup implements Fleet: the profile's Loader.Setup, when its Kind has a setup.
 func (w *Sender) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error) {
 	w.recordTo(rec)
 	s := &Setup{}
@@ -188,7 +187,7 @@ func (w *Sender) Setup(ctx context.Context, rec profile.Recorder) (*Setup, error
 }
 
 // Load implements Fleet: the Sender's shard of the load at its part of the concurrency or rate,
-// then (jobs) following every acknowledged job until it ends.
+// then what the profile's Loader.Finish follows it with.
 func (w *Sender) Load(ctx context.Context, s *Setup, rec profile.Recorder, obs LoadObserver) (*Load, error) {
 	w.recordTo(rec)
 	cfg := w.cfg

@@ -31,7 +31,7 @@ type Options struct {
 	Targets []string
 	// Workload is --target-pods, --target-port, --deployment and --concurrency auto.
 	Workload podflags.Flags
-	Mix      string
+	profiles profileFlags // the profiles' own flags, which set Config.Options
 	Headers  headerflags.Flags
 	State    stateflags.Flags
 	Nemesis  nemesisflags.Flags
@@ -115,7 +115,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 		RunE: cmdutil.RunE(o, func(cmd *cobra.Command, _ []string) error { return o.validate(cmd) }, runF, runStress),
 	}
 	cmdutil.NameSettings(cmd, settings)
-	// The flags' defaults are the library's (pstress.DefaultConfig).
+	// The flags' defaults are the library's (pstress.DefaultConfig, and the profiles' DefaultOptions).
 	d := pstress.DefaultConfig()
 	fl := cmd.Flags()
 	fl.StringSliceVar(&o.Targets, "target", nil, "base URL of the target, or comma-separated URLs of each replica (round-robin); for --profile http, the route itself")
@@ -125,25 +125,13 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	fl.DurationVar(&c.Duration, "duration", 0, "stop sending after this long (0: no bound beyond --requests)")
 	fl.Float64Var(&c.Rate, "rate", 0, "requests per second, open loop (latency counted from each request's intended send time)")
 	fl.DurationVar(&c.Timeout, "timeout", d.Timeout, "timeout of one request (a timed-out request is ambiguous)")
-	fl.IntVar(&c.Analyses, "analyses", 0, "openstudio: analyses to spread the requests over (default requests/100, at least 1, at most 100)")
-	fl.StringVar(&c.Project, "project", "", "openstudio: use this existing project id instead of creating one")
-	fl.StringVar(&o.Mix, "mix", d.Mix.String(), "openstudio: relative weights of the load operations")
-	fl.BoolVar(&c.AllowStart, "allow-start", false, "openstudio: send start actions to targets that are not the sandbox (launches simulations on a real server)")
-	fl.StringVar(&c.Method, "method", d.Method, "http: request method")
+	o.profiles.add(cmd)
 	o.Headers.Add(cmd, "http, jobs")
-	fl.StringVar(&c.Body, "body", "", "http, jobs: request body template; {{nonce}} and {{seq}} are replaced per request (jobs: default a Mode B submit keyed by the nonce)")
-	fl.DurationVar(&c.Poll, "poll", d.Poll, "jobs: how often each job's status is read (a read of an active job is costly for elb-openapi: below 500ms osctl warns)")
-	fl.DurationVar(&c.JobTimeout, "job-timeout", d.JobTimeout, "jobs: how long one job is followed; a job still active then is not finished (the run is inconclusive about it)")
 	fl.IntVar(&c.MaxActive, "max-active", 0, "jobs: the service-wide ceiling of active jobs, ELB_OPENAPI_MAX_ACTIVE_SUBMISSIONS of the fixed service (required unless the sandbox's GET /status gives it)")
 	fl.DurationVar((*time.Duration)(&c.Grace), "grace", time.Duration(d.Grace), "jobs: how long a queued job may wait while capacity is free, beyond --dispatch-interval and --poll, before it is stranded")
-	fl.DurationVar(&c.DispatchInterval, "dispatch-interval", d.DispatchInterval, "jobs: the service's dispatch tick (ELB_OPENAPI_DISPATCH_INTERVAL_SECONDS): a correct replica may leave a slot free this long")
 	fl.Float64Var(&c.MaxErrorRate, "max-error-rate", d.MaxErrorRate, "stop sending once this fraction of requests failed (5xx, timeouts, transport errors), judged once --concurrency requests (at least 100) were answered; 0 never stops")
 	fl.Float64Var(&c.MinAcknowledged, "min-acknowledged", d.MinAcknowledged, "fraction of requests that must be acknowledged for a clean verdict (0: no requirement)")
 	fl.Float64Var(&c.MinContended, "min-contended", d.MinContended, "openstudio: fraction of analyses that must see two or more overlapping writes for a clean verdict (0: no requirement)")
-	fl.DurationVar(&c.BackgroundWait, "background-wait", d.BackgroundWait, "openstudio: the last third of the load (at most the requests beyond the first --concurrency) is sent in three parts, each once a background worker of the target (the Resque worker that extracts a started analysis) is seen taking a job, so that uploads and extractions overlap; each part waits at most this long (0 holds nothing back)")
-	cmdutil.RenamedFlag(cmd, "worker-wait", "background-wait") // its name until this release
-	fl.DurationVar(&c.SettleTimeout, "settle-timeout", d.SettleTimeout, "openstudio: the ceiling of the wait for the analyses' jobs to leave \"queued\" and the files to stop changing before reading them; the wait goes on while jobs make progress (the real server starts one analysis at a time)")
-	fl.DurationVar(&c.SettleQuiet, "settle-quiet", d.SettleQuiet, "openstudio: stop that wait once no job changed state and the files did not change for this long (a job whose extraction failed stays queued for good)")
 	fl.StringSliceVar(&c.Ignore, "ignore", d.Ignore, "base-name globs of files the app generates itself (never phantom)")
 	o.State.Add(cmd, true)
 	o.Resque.Add(cmd)
@@ -183,10 +171,8 @@ func (o *Options) validate(cmd *cobra.Command) error {
 			return cmdutil.Usage("%v", err)
 		}
 	}
-	if len(k.Ops) > 0 {
-		if c.Mix, err = profile.ParseMix(o.Mix); err != nil {
-			return cmdutil.Usage("%w", err)
-		}
+	if c.Options, err = o.profiles.options(c.Profile); err != nil {
+		return err
 	}
 	var note string
 	if c.Header, note, err = o.Headers.Parse(o.Factory.Secrets); err != nil { // a header may carry a token: it is masked in every error

@@ -19,6 +19,7 @@ import (
 	judgecmd "github.com/osctl/osctl/internal/cli/stress/judge"
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/pkg/stress/attack"
+	"github.com/osctl/osctl/pkg/stress/openstudio"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
 
@@ -60,7 +61,10 @@ func TestWorkerWaitIsTheOldNameOfBackgroundWait(t *testing.T) {
 	for _, flag := range []string{"--background-wait", "--worker-wait"} {
 		f := cmdutil.TestFactory()
 		var got time.Duration
-		cmd := stresscmd.NewCmdStress(f, func(_ context.Context, o *stresscmd.Options) error { got = o.Config.BackgroundWait; return nil })
+		cmd := stresscmd.NewCmdStress(f, func(_ context.Context, o *stresscmd.Options) error {
+			got = openstudio.OptionsOf(o.Config).BackgroundWait
+			return nil
+		})
 		cmd.SetArgs([]string{"--target", "http://127.0.0.1:1", flag, "3s"})
 		cmd.SetOut(f.IO.Out)
 		cmd.SetErr(f.IO.ErrOut)

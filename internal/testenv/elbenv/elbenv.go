@@ -23,6 +23,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/osctl/osctl/pkg/elbopenapi"
 	"github.com/osctl/osctl/pkg/proc"
 )
 
@@ -117,7 +118,7 @@ func (o Options) withDefaults() Options {
 		o.JobDuration = time.Second
 	}
 	if o.DispatchInterval == 0 {
-		o.DispatchInterval = 5 * time.Second
+		o.DispatchInterval = elbopenapi.DefaultDispatchInterval
 	}
 	if o.WatchdogInterval == 0 {
 		o.WatchdogInterval = 60 * time.Second

@@ -19,10 +19,16 @@ type Profile struct{}
 // Kind implements stress.Profile.
 func (Profile) Kind() history.Profile { return history.HTTP }
 
-// Defaults implements stress.Profile: the shared defaults (Method) are all it needs.
-func (Profile) Defaults(*stress.Config) {}
+// Defaults implements stress.Profile: no Options are DefaultOptions; an empty Method is GET.
+func (Profile) Defaults(c *stress.Config) {
+	o := OptionsOf(*c)
+	if o.Method == "" {
+		o.Method = DefaultOptions().Method
+	}
+	c.Options = o
+}
 
-// Check implements stress.Profile: the shared checks are all it needs.
+// Check implements stress.Profile: the shared checks are all it needs (any method goes).
 func (Profile) Check(stress.Config) error { return nil }
 
 // Stage implements stress.Profile: the header says what each target is; nothing follows the
@@ -54,7 +60,8 @@ func (load) Setup(context.Context, *stress.Setup) error { return nil }
 // event loops, the way wrk sends them.
 func (l load) Source(_ context.Context, _ *stress.Setup, rec profile.Recorder, _ stress.LoadObserver) (attack.Source, bool, error) {
 	e, cfg := l.e, l.e.Config
-	p := &Routes{Run: cfg.Run, Targets: e.Targets, Method: cfg.Method, Header: cfg.Header, Body: cfg.Body, Requests: int64(cfg.Requests),
+	o := OptionsOf(cfg)
+	p := &Routes{Run: cfg.Run, Targets: e.Targets, Method: o.Method, Header: cfg.Header, Body: o.Body, Requests: int64(cfg.Requests),
 		Now: e.Now, Shard: e.Shard}
 	if rec != nil {
 		p.Record = e.Record

@@ -17,8 +17,9 @@ type load struct {
 
 func (l *load) profile() *Submitter {
 	e, cfg := l.e, l.e.Config
+	o := OptionsOf(cfg)
 	return &Submitter{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Client: e.Client, Record: e.Record, Now: e.Now,
-		Body: cfg.Body, Poll: cfg.Poll, Timeout: cfg.JobTimeout, Header: cfg.Header, Shard: e.Shard, Pool: e.Pool}
+		Body: o.Body, Poll: o.Poll, Timeout: o.JobTimeout, Header: cfg.Header, Shard: e.Shard, Pool: e.Pool}
 }
 
 // Check implements stress.Checker: GET /v1/jobs with the run's headers on each target (a
@@ -45,8 +46,9 @@ func (l *load) Finish(ctx context.Context, ld *stress.Load, obs stress.LoadObser
 		obs.Phase(stress.PhaseFollow, "following the jobs until they end")
 	}
 	l.jobs.Wait()
-	ld.Refused, ld.Jobs = l.jobs.Refused(), l.jobs.Summary()
-	if ld.Refused == nil && ctx.Err() == nil {
+	seen := loadSeen{Jobs: l.jobs.Summary(), Refused: l.jobs.Refused()}
+	ld.Payload = seen.payload()
+	if seen.Refused == nil && ctx.Err() == nil {
 		l.jobs.ReadList(ctx)
 	}
 }

@@ -19,11 +19,12 @@ type Profile struct{}
 // Kind implements stress.Profile.
 func (Profile) Kind() history.Profile { return history.Jobs }
 
-// Defaults implements stress.Profile: the shared defaults (Poll, JobTimeout) are all it needs.
-func (Profile) Defaults(*stress.Config) {}
+// Defaults implements stress.Profile: no Options are DefaultOptions; a zero Poll or JobTimeout
+// is the default's.
+func (Profile) Defaults(c *stress.Config) { c.Options = OptionsOf(*c).withDefaults() }
 
-// Check implements stress.Profile: the shared checks are all it needs.
-func (Profile) Check(stress.Config) error { return nil }
+// Check implements stress.Profile: its Options.
+func (Profile) Check(c stress.Config) error { return OptionsOf(c).check() }
 
 // Stage implements stress.Profile: the ceiling (MaxActive, or the sandbox's GET /status), the
 // body, and one authenticated GET /v1/jobs per target before anything is submitted.

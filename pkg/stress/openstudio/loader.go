@@ -2,6 +2,7 @@ package openstudio
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/osctl/osctl/pkg/stress"
@@ -18,10 +19,11 @@ type loader struct {
 
 func (l *loader) profile() *Load {
 	e, cfg := l.e, l.e.Config
-	p := &Load{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: cfg.Analyses, Project: cfg.Project, Mix: cfg.Mix,
-		StartTargets: startTargets(e.Targets, cfg.AllowStart), Client: e.Client, Record: e.Record, Now: e.Now, TailWait: cfg.BackgroundWait,
+	o := OptionsOf(cfg)
+	p := &Load{Run: cfg.Run, Targets: e.Targets, Requests: cfg.Requests, Analyses: o.Analyses, Project: o.Project, Mix: o.Mix,
+		StartTargets: startTargets(e.Targets, o.AllowStart), Client: e.Client, Record: e.Record, Now: e.Now, TailWait: o.BackgroundWait,
 		Concurrency: e.Concurrency, Shard: e.Shard, Pool: e.Pool}
-	if cfg.BackgroundWait == 0 {
+	if o.BackgroundWait == 0 {
 		p.TailFraction = -1
 	}
 	return p
@@ -34,19 +36,35 @@ func (l *loader) Setup(ctx context.Context, s *stress.Setup) error {
 	if err := l.os.Setup(ctx); err != nil {
 		return err
 	}
-	st := l.os.SetupState()
-	s.OpenStudio = &st
+	b, err := json.Marshal(l.os.SetupState())
+	if err != nil {
+		return err
+	}
+	s.Payload = b
 	return nil
+}
+
+// setupState is what the openstudio setup created, from the run's Setup.
+func setupState(s *stress.Setup) (profile.SetupState, error) {
+	var st profile.SetupState
+	if s == nil || len(s.Payload) == 0 {
+		return st, fmt.Errorf("the openstudio load needs its setup")
+	}
+	if err := json.Unmarshal(s.Payload, &st); err != nil {
+		return st, fmt.Errorf("the openstudio setup: %v", err)
+	}
+	return st, nil
 }
 
 // Source implements stress.Loader; a load worker starts from the setup the coordinator made.
 func (l *loader) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, obs stress.LoadObserver) (attack.Source, bool, error) {
 	if l.os == nil {
-		if s == nil || s.OpenStudio == nil {
-			return nil, false, fmt.Errorf("the openstudio load needs its setup")
+		st, err := setupState(s)
+		if err != nil {
+			return nil, false, err
 		}
 		l.os = l.profile()
-		l.os.Restore(*s.OpenStudio)
+		l.os.Restore(st)
 	}
 	l.os.Sending = obs.Sending
 	return l.os.Source(), false, nil
@@ -55,7 +73,10 @@ func (l *loader) Source(_ context.Context, s *stress.Setup, _ profile.Recorder, 
 // Finish implements stress.Loader: how the held-back parts of the load waited.
 func (l *loader) Finish(_ context.Context, ld *stress.Load, _ stress.LoadObserver) {
 	if l.os != nil {
-		ld.BackgroundWaits = l.os.BackgroundWaits()
+		b, err := json.Marshal(loadSeen{BackgroundWaits: l.os.BackgroundWaits()})
+		if err == nil {
+			ld.Payload = b
+		}
 	}
 }
 

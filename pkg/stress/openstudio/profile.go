@@ -19,15 +19,12 @@ type Profile struct{}
 // Kind implements stress.Profile.
 func (Profile) Kind() history.Profile { return history.OpenStudio }
 
-// Defaults implements stress.Profile: Analyses is Requests/100, at least 1 and at most 100.
-func (Profile) Defaults(c *stress.Config) {
-	if c.Analyses == 0 {
-		c.Analyses = min(max(c.Requests/100, 1), 100)
-	}
-}
+// Defaults implements stress.Profile: no Options are DefaultOptions; a zero Mix is
+// profile.DefaultMix, and Analyses is Requests/100, at least 1 and at most 100.
+func (Profile) Defaults(c *stress.Config) { c.Options = OptionsOf(*c).withDefaults(c.Requests) }
 
-// Check implements stress.Profile: the shared checks are all it needs.
-func (Profile) Check(stress.Config) error { return nil }
+// Check implements stress.Profile: its Options.
+func (Profile) Check(c stress.Config) error { return OptionsOf(c).check() }
 
 // Stage implements stress.Profile.
 func (Profile) Stage(_ context.Context, e *stress.StageEnv) (stress.Stage, error) {

@@ -16,9 +16,9 @@ import (
 type stage struct{ e *stress.StageEnv }
 
 // newStage writes the profile's header fields: what each target said and whether starts may go
-// to it, the analyses, the project and the mix in effect.
+// to it, the analyses, the project and the mix in effect. The setup follows.
 func newStage(e *stress.StageEnv) *stage {
-	cfg, targets, hdr := e.Config(), e.Targets(), e.Header
+	cfg, targets, hdr := OptionsOf(e.Config()), e.Targets(), e.Header
 	starts := startTargets(targets, cfg.AllowStart)
 	for _, t := range targets {
 		allowed := t.Status.Sandbox || cfg.AllowStart
@@ -33,15 +33,20 @@ func newStage(e *stress.StageEnv) *stage {
 	}
 	mix := (&Load{Mix: cfg.Mix, StartTargets: starts}).EffectiveMix()
 	hdr.Analyses, hdr.Project, hdr.Mix = cfg.Analyses, cfg.Project, mix
+	e.Phase(stress.PhaseSetup, fmt.Sprintf("run %s: creating the project and %d analyses", e.Config().Run, cfg.Analyses))
 	return &stage{e: e}
 }
 
 // After implements stress.Stage: it waits for the run's jobs and files to settle, reads the
 // failed extractions, reads the records back and reads the state of the volume.
 func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *history.Footer) (*snapshot.State, bool, error) {
-	e, cfg, d := s.e, s.e.Config(), s.e.Deps()
-	f.BackgroundWaits = append(f.BackgroundWaits, l.BackgroundWaits...)
-	for _, w := range l.BackgroundWaits {
+	e, cfg, d := s.e, OptionsOf(s.e.Config()), s.e.Deps()
+	seen, err := seenOf(l)
+	if err != nil {
+		e.Notice("what the load saw of the background workers was not read: %v", err)
+	}
+	f.BackgroundWaits = append(f.BackgroundWaits, seen.BackgroundWaits...)
+	for _, w := range seen.BackgroundWaits {
 		if !w.Taken {
 			e.Notice("a held-back part of the load waited {BackgroundWait} %s and saw no background worker take a job: uploads may not have overlapped an extraction", cfg.BackgroundWait)
 		}
@@ -66,7 +71,9 @@ func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *hist
 	}
 	failedJobs(ctx, e, f)
 	e.Phase(stress.PhaseRead, "reading the records back and the state of the volume")
-	if err := e.Fleet().Readback(ctx, profile.PlanReadback(*e.Setup().OpenStudio, e.Records()), e.Record); err != nil {
+	if st, err := setupState(e.Setup()); err != nil {
+		e.Notice("the records were not read back: %v", err)
+	} else if err := e.Fleet().Readback(ctx, profile.PlanReadback(st, e.Records()), e.Record); err != nil {
 		e.Notice("the records were not read back: %v", err)
 	}
 	if d.State == nil {

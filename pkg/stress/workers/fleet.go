@@ -2,9 +2,9 @@ package workers
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -93,8 +93,12 @@ func Connect(ctx context.Context, procs []Proc, pods []string, cfg pstress.Confi
 func (f *Fleet) hello(ctx context.Context, c *conn) error {
 	ctx, cancel := context.WithTimeout(ctx, f.o.Timeout)
 	defer cancel()
+	wc, err := toWire(f.cfg)
+	if err != nil {
+		return err
+	}
 	t0 := time.Now()
-	h := &hello{Version: f.o.Version, Config: toWire(f.cfg), Shard: profile.Shard{Index: c.index, Count: len(f.conns)}, Now: t0, Records: f.o.Records}
+	h := &hello{Version: f.o.Version, Config: wc, Shard: profile.Shard{Index: c.index, Count: len(f.conns)}, Now: t0, Records: f.o.Records}
 	r, err := c.call(ctx, &frame{T: tHello, Hello: h}, tReady)
 	t2 := time.Now()
 	var fe *frameError
@@ -199,10 +203,10 @@ func (f *Fleet) Probe(ctx context.Context) (*pstress.Probe, error) {
 	return &pr, nil
 }
 
-// CheckJobs implements stress.Fleet, in worker 0.
-func (f *Fleet) CheckJobs(ctx context.Context) error {
+// Check implements stress.Fleet, in worker 0.
+func (f *Fleet) Check(ctx context.Context) error {
 	c := f.conns[0]
-	if _, err := c.call(ctx, &frame{T: tCheckJobs}, tOK); err != nil {
+	if _, err := c.call(ctx, &frame{T: tCheck}, tOK); err != nil {
 		return f.callErr(c, err)
 	}
 	return nil
@@ -282,6 +286,7 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 	l := &pstress.Load{}
 	snaps := make([]attack.Snapshot, len(f.conns))
 	var lost []string
+	var payloads []json.RawMessage
 	for i, c := range f.conns {
 		ld := results[i]
 		lw := history.LoadWorker{Index: i, Pod: c.pod}
@@ -300,29 +305,42 @@ func (f *Fleet) merge(results []*loaded) (*pstress.Load, error) {
 		} else {
 			snaps[i] = ld.Stats
 			lw.CPU, lw.MaxRSS = ld.CPU, ld.MaxRSS
-			l.BackgroundWaits = append(l.BackgroundWaits, ld.BackgroundWaits...)
 			l.Notices = append(l.Notices, ld.Notices...)
-			j := ld.Jobs
-			l.Jobs.Followed += j.Followed
-			l.Jobs.Ended += j.Ended
-			l.Jobs.Gone += j.Gone
-			l.Jobs.NotFinished += j.NotFinished
-			l.Jobs.Requeued += j.Requeued
-			l.Jobs.Replayed += j.Replayed
-			if l.Refused == nil {
-				l.Refused = ld.Refused
+			if len(ld.Payload) > 0 {
+				payloads = append(payloads, ld.Payload)
 			}
 		}
 		fill(&lw, snaps[i])
 		l.Workers = append(l.Workers, lw)
 	}
-	sort.SliceStable(l.BackgroundWaits, func(a, b int) bool { return l.BackgroundWaits[a].AtS < l.BackgroundWaits[b].AtS })
+	var err error
+	if l.Payload, err = mergePayloads(f.cfg.Profile, payloads); err != nil {
+		return nil, err
+	}
 	st, err := attack.Merge(snaps)
 	if err != nil {
 		return nil, err
 	}
 	l.Stats, l.Lost = st, strings.Join(lost, "; ")
 	return l, nil
+}
+
+// mergePayloads makes one of the workers' load payloads, by the profile's LoadMerger (without
+// one, the first stands for all).
+func mergePayloads(name string, parts []json.RawMessage) (json.RawMessage, error) {
+	if len(parts) == 0 {
+		return nil, nil
+	}
+	p, _ := pstress.ProfileOf(name) // the run's Config was checked
+	m, ok := p.(pstress.LoadMerger)
+	if !ok {
+		return parts[0], nil
+	}
+	b, err := m.MergeLoad(parts)
+	if err != nil {
+		return nil, fmt.Errorf("merging the load workers' %s loads: %v", name, err)
+	}
+	return b, nil
 }
 
 // fill sets a worker's figures from its statistics.

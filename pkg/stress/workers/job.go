@@ -28,19 +28,16 @@ func JobName(run string) string { return "osctl-stress-" + run }
 func Selector(run string) string { return LabelName + "=" + WorkerName + "," + LabelRun + "=" + run }
 
 // DefaultDeadline is how long a run's pods may live when --worker-deadline is not given: twice what
-// the run may take (its duration or requests over its rate, the settle and job timeouts), at
+// the run may take (its duration or requests over its rate, its profile's wait after the load: Config.AfterLoad), at
 // least an hour. A run of N requests at full speed has no such bound: its pods get a day (the
 // coordinator deletes the Job when the run ends; the deadline is only the safety net).
 func DefaultDeadline(cfg pstress.Config) time.Duration {
 	if cfg.Duration == 0 && cfg.Rate == 0 {
 		return unboundedDeadline
 	}
-	est := cfg.Duration + cfg.SettleTimeout + 5*time.Minute
+	est := cfg.Duration + cfg.AfterLoad() + 5*time.Minute
 	if cfg.Duration == 0 && cfg.Rate > 0 {
 		est += time.Duration(float64(cfg.Requests) / cfg.Rate * float64(time.Second))
-	}
-	if cfg.Kind().Jobs {
-		est += cfg.JobTimeout
 	}
 	return deadlineFor(est)
 }

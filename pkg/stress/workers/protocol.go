@@ -23,14 +23,14 @@ import (
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
 
-// Frame types. The coordinator sends hello, clock, probe, check_jobs, setup, load, go, stop,
+// Frame types. The coordinator sends hello, clock, probe, check, setup, load, go, stop,
 // job_counts, readback, ping and bye; a worker answers ready, probe, ok, setup, armed, loaded,
 // job_counts, done or error, and streams rec, sent, progress and phase.
 const (
 	tHello     = "hello"
 	tClock     = "clock"
 	tProbe     = "probe"
-	tCheckJobs = "check_jobs"
+	tCheck     = "check"
 	tSetup     = "setup"
 	tLoad      = "load"
 	tGo        = "go"
@@ -94,24 +94,37 @@ type hello struct {
 }
 
 // wireConfig is a Config as it travels: the targets as URL strings (a *url.URL does not keep its
-// password through JSON).
+// password through JSON), and the profile's Options as their JSON, which the profile decodes
+// (stress.DecodeOptions).
 type wireConfig struct {
 	pstress.Config
-	Targets []string `json:"Targets"`
+	Targets []string        `json:"Targets"`
+	Options json.RawMessage `json:"Options,omitempty"`
 }
 
-func toWire(c pstress.Config) wireConfig {
+func toWire(c pstress.Config) (wireConfig, error) {
 	w := wireConfig{Config: c}
-	w.Config.Targets = nil
+	w.Config.Targets, w.Config.Options = nil, nil
 	for _, u := range c.Targets {
 		w.Targets = append(w.Targets, u.String())
 	}
-	return w
+	if c.Options != nil {
+		b, err := json.Marshal(c.Options)
+		if err != nil {
+			return w, fmt.Errorf("the %s profile's options: %v", c.Profile, err)
+		}
+		w.Options = b
+	}
+	return w, nil
 }
 
 func (w wireConfig) config() (pstress.Config, error) {
 	c := w.Config
-	c.Targets = nil
+	o, err := pstress.DecodeOptions(c.Profile, w.Options)
+	if err != nil {
+		return c, err
+	}
+	c.Targets, c.Options = nil, o
 	for _, s := range w.Targets {
 		u, err := url.Parse(s)
 		if err != nil {
@@ -132,13 +145,11 @@ type ready struct {
 
 // loaded is how a worker's load went.
 type loaded struct {
-	Stats           attack.Snapshot          `json:"stats"`
-	BackgroundWaits []history.BackgroundWait `json:"background_waits,omitempty"`
-	Jobs            profile.JobsSummary      `json:"jobs"`
-	Refused         *profile.AuthError       `json:"refused,omitempty"`
-	Notices         []string                 `json:"notices,omitempty"`
-	CPU             float64                  `json:"cpu_s"`
-	MaxRSS          int64                    `json:"max_rss_bytes"`
+	Stats   attack.Snapshot `json:"stats"`
+	Payload json.RawMessage `json:"payload,omitempty"` // the profile's (stress.Load.Payload)
+	Notices []string        `json:"notices,omitempty"`
+	CPU     float64         `json:"cpu_s"`
+	MaxRSS  int64           `json:"max_rss_bytes"`
 }
 
 // maxFrame is the longest frame read: a record (a zip's manifest can be long) and a little more.

@@ -203,8 +203,8 @@ func (s *server) handle(ctx context.Context, f *frame) error {
 			return s.fail(err)
 		}
 		return s.out.send(&frame{T: tProbe, Probe: pr}, true)
-	case tCheckJobs:
-		if err := s.w.CheckJobs(ctx); err != nil {
+	case tCheck:
+		if err := s.w.Check(ctx); err != nil {
 			return s.fail(err)
 		}
 		return s.out.send(&frame{T: tOK}, true)
@@ -345,7 +345,7 @@ func (s *server) load(ctx context.Context, st *pstress.Setup) error {
 	if err != nil {
 		return s.fail(err)
 	}
-	ld := &loaded{Stats: snap, BackgroundWaits: l.BackgroundWaits, Jobs: l.Jobs, Refused: l.Refused, Notices: l.Notices}
+	ld := &loaded{Stats: snap, Payload: l.Payload, Notices: l.Notices}
 	ld.CPU, ld.MaxRSS = usage()
 	return s.out.send(&frame{T: tLoaded, Loaded: ld}, true)
 }
