@@ -27,16 +27,36 @@ func fidelityLoad(c *stress.Config) {
 // TestRealServerRacy: the zip written in place, skip-existing extraction, no lock: races on the
 // seed zip and on the extraction. A failed extraction stays queued for good: 5 s without progress
 // end the settle wait, not its default minute.
+//
+// Each run must race; which files a run tears is chance. A race on the extraction needs two
+// replicas extracting one analysis at once, and in this process under -race about one run in four
+// had none (the zip's races were in every run). So the runs go on, each on a fresh sandbox, until
+// both kinds were seen, at most racyRuns of them: every finding counted is a real one of its run.
 func TestRealServerRacy(t *testing.T) {
 	testenv.SkipIfShort(t, "a load on sandbox replicas")
-	sb := serve(t, 3, locking(sandbox.LockingNone))
-	r := runOn(t, sb, func(c *stress.Config) {
-		fidelityLoad(c)
-		openStudio(c, func(o *openstudio.Options) { o.SettleQuiet = 5 * time.Second })
-	})
-	requireRaces(t, r)
+	const racyRuns = 4
 	var onZip, onExtraction bool
-	for _, f := range r.rep.Findings {
+	var counts []map[string]int
+	for run := 1; run <= racyRuns && !(onZip && onExtraction); run++ {
+		sb := serve(t, 3, locking(sandbox.LockingNone))
+		r := runOn(t, sb, func(c *stress.Config) {
+			fidelityLoad(c)
+			openStudio(c, func(o *openstudio.Options) { o.SettleQuiet = 5 * time.Second })
+		})
+		requireRaces(t, r)
+		zip, extraction := tornOrMixedOn(r.rep.Findings)
+		onZip, onExtraction = onZip || zip, onExtraction || extraction
+		counts = append(counts, r.rep.FindingCounts)
+		t.Logf("run %d: torn or mixed on the seed zip %v, on the extraction %v: %v", run, zip, extraction, r.rep.FindingCounts)
+	}
+	if !onZip || !onExtraction {
+		t.Fatalf("want torn or mixed findings on the seed zip (%v) and on the extraction (%v) within %d runs: %v", onZip, onExtraction, racyRuns, counts)
+	}
+}
+
+// tornOrMixedOn says whether the torn or mixed findings name a seed zip, and an extracted file.
+func tornOrMixedOn(findings []detect.Finding) (onZip, onExtraction bool) {
+	for _, f := range findings {
 		if f.Kind != detect.Torn && f.Kind != detect.Mixed {
 			continue
 		}
@@ -45,16 +65,7 @@ func TestRealServerRacy(t *testing.T) {
 			onExtraction = onExtraction || strings.HasPrefix(p, "server/analyses/")
 		}
 	}
-	if !onZip || !onExtraction {
-		var sample []string
-		for i, f := range r.rep.Findings {
-			if i == 3 {
-				break
-			}
-			sample = append(sample, fmt.Sprintf("%s %s %v: expected %s, got %s", f.Kind, f.Object, f.Paths, f.Expected, f.Got))
-		}
-		t.Fatalf("want torn or mixed findings on the seed zip (%v) and on the extraction (%v): %v; first: %s", onZip, onExtraction, r.rep.FindingCounts, strings.Join(sample, "; "))
-	}
+	return onZip, onExtraction
 }
 
 // TestRealServerCorrectTwin: atomic writes, the extraction swapped in whole under the lock, the
