@@ -13,7 +13,7 @@ func TestRoundTrip(t *testing.T) {
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC)
 	recs := []*Record{
 		{Kind: KindHeader, Header: &Header{Schema: SchemaVersion, Run: "abcd0123", Profile: "openstudio", Started: t0}},
-		{Kind: KindRequest, Seq: 1, Op: OpUpload, Analysis: "a", Hash: "h", Manifest: []Entry{{Name: "x", Hash: "y", Size: 3}}, Start: t0, End: t0.Add(time.Second), Status: 201, Outcome: Acknowledged},
+		{Kind: KindRequest, Seq: 1, Op: OpUpload, Upload: Upload{Analysis: "a", Hash: "h", Manifest: []Entry{{Name: "x", Hash: "y", Size: 3}}}, Start: t0, End: t0.Add(time.Second), Status: 201, Outcome: Acknowledged},
 		{Kind: KindReadback, Op: "analysis", ID: "a", Status: 200},
 		{Kind: KindFooter, Footer: &Footer{Finished: t0.Add(time.Minute), Partial: true, Reason: "interrupted"}},
 	}

@@ -59,21 +59,14 @@ type Record struct {
 	Footer *Footer `json:"footer,omitempty"`
 
 	// Request fields.
-	Op        string    `json:"op,omitempty"`
-	Setup     bool      `json:"setup,omitempty"` // part of the setup (project, analyses), not of the N load requests
-	Target    string    `json:"target,omitempty"`
-	Method    string    `json:"method,omitempty"`
-	Path      string    `json:"path,omitempty"`
-	Project   string    `json:"project,omitempty"`
-	Analysis  string    `json:"analysis,omitempty"`
-	DataPoint string    `json:"data_point,omitempty"`
-	File      string    `json:"file,omitempty"` // the uploaded file's own name
-	Nonce     string    `json:"nonce,omitempty"`
-	Generator string    `json:"generator,omitempty"` // version of the body generator
-	Hash      string    `json:"hash,omitempty"`      // sha256 hex of the uploaded bytes
-	Size      int64     `json:"size,omitempty"`
-	Manifest  []Entry   `json:"manifest,omitempty"` // a zip's entries
-	Start     time.Time `json:"start,omitzero"`
+	Op     string `json:"op,omitempty"`
+	Setup  bool   `json:"setup,omitempty"` // part of the setup (project, analyses), not of the N load requests
+	Target string `json:"target,omitempty"`
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path,omitempty"`
+	// Nonce is the request's per-run nonce (profile.Nonce), which proves a record or job the run's.
+	Nonce string    `json:"nonce,omitempty"`
+	Start time.Time `json:"start,omitzero"`
 	// Intended is when an open-loop request should have gone out, when that was before Start:
 	// its latency counts from then (no coordinated omission).
 	Intended time.Time `json:"intended,omitzero"`
@@ -89,22 +82,47 @@ type Record struct {
 	// read-back found nothing): what the server said, for the report's reasons.
 	Body string `json:"body,omitempty"`
 
+	// The profiles' own fields, one struct per profile, embedded by value: encoding/json writes
+	// and reads their fields as the record's own (the history's line format is unchanged), and
+	// r.Analysis or r.Job read them by promotion.
+	Upload
+	JobFollow
+}
+
+// Upload is the openstudio profile's part of a record: on a request, where it creates a record
+// (project, analysis, data point) and what it uploads (a file, a zip and its entries); on a
+// read-back, whether the record was there and the analysis's job statuses.
+type Upload struct {
+	Project   string  `json:"project,omitempty"`
+	Analysis  string  `json:"analysis,omitempty"`
+	DataPoint string  `json:"data_point,omitempty"`
+	File      string  `json:"file,omitempty"`      // the uploaded file's own name
+	Generator string  `json:"generator,omitempty"` // version of the body generator
+	Hash      string  `json:"hash,omitempty"`      // sha256 hex of the uploaded bytes
+	Size      int64   `json:"size,omitempty"`
+	Manifest  []Entry `json:"manifest,omitempty"` // a zip's entries
+
 	// Read-back fields: Op is the record kind (project, analysis, data_point), ID its id, Status
 	// the GET's status, and Found whether the body held a record whose id is ID (the real server
 	// answers a missing project or analysis with 200 and null). Op "status" is one analysis's
 	// GET /analyses/:id/status.json: Found says the analysis was listed, Jobs what its jobs were.
 	Found bool       `json:"found,omitempty"`
 	Jobs  []JobState `json:"jobs,omitempty"`
+}
 
+// JobFollow is the jobs profile's part of a record: on a submit, its replay and the job its
+// idempotency key names; on a job line, the job and the states its polls saw; on a read-back of
+// the service's job list, how the list showed the job.
+type JobFollow struct {
 	// Job fields.
 	Job  string     `json:"job,omitempty"`
 	Runs []StateRun `json:"runs,omitempty"`
 	Done bool       `json:"done,omitempty"` // reached a terminal state
 
-	// jobs profile: Replay is what the one replay of a submit that got no answer (a timeout, a
-	// lost connection) got, sent with the same idempotency key to the same replica; the
-	// request's Outcome and Returned are then the replay's. On a job line, Gone says the job
-	// answered 404 on its replica (after osctl deleted nothing), and was followed no more.
+	// Replay is what the one replay of a submit that got no answer (a timeout, a lost
+	// connection) got, sent with the same idempotency key to the same replica; the request's
+	// Outcome and Returned are then the replay's. On a job line, Gone says the job answered 404
+	// on its replica (after osctl deleted nothing), and was followed no more.
 	Replay *Replay `json:"replay,omitempty"`
 	Gone   bool    `json:"gone,omitempty"`
 	// KeyJob, on a submit, is the job id the service derives from the body's idempotency key

@@ -16,8 +16,7 @@ func TestWallClockMatchesTheFile(t *testing.T) {
 		start := time.Now()
 		time.Sleep(100 * time.Microsecond)
 		end := time.Now()
-		rec := Record{Kind: KindRequest, Start: start, End: end, Replay: &Replay{Start: start, End: end},
-			Runs: []StateRun{{State: "running", FirstStart: start, FirstEnd: end, LastStart: start, LastEnd: end}}}
+		rec := Record{Kind: KindRequest, Start: start, End: end, JobFollow: JobFollow{Replay: &Replay{Start: start, End: end}, Runs: []StateRun{{State: "running", FirstStart: start, FirstEnd: end, LastStart: start, LastEnd: end}}}}
 		kept := rec.WallClock()
 		b, err := json.Marshal(rec)
 		if err != nil {

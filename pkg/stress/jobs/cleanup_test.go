@@ -20,7 +20,7 @@ const run = "0badc0de"
 func submit(seq int64, target string) history.Record {
 	nonce := profile.Nonce(run, seq)
 	id, _ := profile.JobIDFromKey(profile.DefaultSubmissionSource, nonce)
-	return history.Record{Seq: seq, Op: history.OpSubmitJob, Target: target, Nonce: nonce, KeyJob: id, Returned: id, Job: id, Outcome: history.Acknowledged, Status: 202}
+	return history.Record{Seq: seq, Op: history.OpSubmitJob, Target: target, Nonce: nonce, JobFollow: history.JobFollow{KeyJob: id, Job: id}, Returned: id, Outcome: history.Acknowledged, Status: 202}
 }
 
 func token() http.Header { return http.Header{"X-Elb-Api-Token": {"s3cr3t-token"}} }

@@ -34,7 +34,7 @@ func (p *Submitter) Summary() profile.JobsSummary {
 // key names), which is looked for until lookUntil and followed from when a poll finds it.
 func (p *Submitter) follow(ctx context.Context, target, id, statusURL string, first *history.StateRun, lookUntil time.Time) {
 	p.stats.followed.Add(1)
-	rec := &history.Record{Kind: history.KindJob, Job: id, Target: target, Path: redact.URL(statusURL)}
+	rec := &history.Record{Kind: history.KindJob, JobFollow: history.JobFollow{Job: id}, Target: target, Path: redact.URL(statusURL)}
 	if first != nil {
 		rec.Runs = []history.StateRun{*first}
 	} else {

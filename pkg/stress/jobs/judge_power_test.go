@@ -122,8 +122,7 @@ func TestJobsCeilingSaysAtLeast(t *testing.T) {
 	// The list shows a third job of the run, one the polls never saw active, alongside them.
 	three := int64(3)
 	for _, id := range []string{"a", "b", "c"} {
-		h.Records = append(h.Records, history.Record{Kind: history.KindReadback, Op: history.OpJobList, Job: id,
-			Listed: &history.Listed{Status: "completed", StartedAt: sec(0.5), RunSeconds: &three}})
+		h.Records = append(h.Records, history.Record{Kind: history.KindReadback, Op: history.OpJobList, JobFollow: history.JobFollow{Job: id, Listed: &history.Listed{Status: "completed", StartedAt: sec(0.5), RunSeconds: &three}}})
 	}
 	if n, _, _ := ServicePeak(h); n != 3 {
 		t.Fatalf("service peak %d", n)

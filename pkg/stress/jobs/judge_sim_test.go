@@ -143,7 +143,7 @@ func runSim(c simConfig, rng *rand.Rand) *history.History {
 				sub := history.Record{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: int64(len(s.h.Records) + 1), Start: s.at(s.t - 1), End: s.at(s.t),
 					Status: 202, Returned: j.id, Outcome: history.Acknowledged}
 				s.h.Records = append(s.h.Records, sub)
-				j.line = history.Record{Kind: history.KindJob, Job: j.id}
+				j.line = history.Record{Kind: history.KindJob, JobFollow: history.JobFollow{Job: j.id}}
 				j.line.AddPoll(j.seen, j.seenPhase, sub.Start, sub.End)
 				j.nextPoll = s.t + c.poll
 			}

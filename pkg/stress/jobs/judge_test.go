@@ -50,7 +50,7 @@ func timelineHistory(maxActive int, dispatch, poll time.Duration, jobs ...timeli
 	for i, j := range jobs {
 		h.Records = append(h.Records, history.Record{Kind: history.KindRequest, Seq: int64(i + 1), Op: history.OpSubmitJob,
 			Start: sec(j.at - 0.001), End: sec(j.at), Status: 202, Returned: j.id, Outcome: history.Acknowledged})
-		line := history.Record{Kind: history.KindJob, Job: j.id}
+		line := history.Record{Kind: history.KindJob, JobFollow: history.JobFollow{Job: j.id}}
 		st, ph := j.stateAt(j.at)
 		line.AddPoll(st, phaseSeen(st, ph), sec(j.at-0.001), sec(j.at))
 		stop := j.segs[len(j.segs)-1].until

@@ -83,8 +83,8 @@ func (p *Submitter) readListOf(ctx context.Context, target *url.URL, ids map[str
 			if t, err := time.Parse(time.RFC3339Nano, j.StartedAt); err == nil {
 				l.StartedAt = t
 			}
-			p.Record(&history.Record{Kind: history.KindReadback, Op: history.OpJobList, Target: target.Redacted(), Job: j.JobID,
-				Path: "/v1/jobs", Status: http.StatusOK, Listed: l})
+			p.Record(&history.Record{Kind: history.KindReadback, Op: history.OpJobList, Target: target.Redacted(), JobFollow: history.JobFollow{Job: j.JobID, Listed: l},
+				Path: "/v1/jobs", Status: http.StatusOK})
 		}
 		if !ans.HasMore || ans.NextCursor == nil || *ans.NextCursor == "" {
 			return

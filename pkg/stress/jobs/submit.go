@@ -105,7 +105,7 @@ func (p *Submitter) Source(ctx context.Context) attack.Source {
 		nonce := profile.Nonce(p.Run, seq)
 		body, key, source, keyJob := p.renderSubmit(seq, nonce)
 		rec := &history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpSubmitJob,
-			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, KeyJob: keyJob}
+			Target: t.Redacted(), Method: http.MethodPost, Path: "/v1/jobs", Nonce: nonce, JobFollow: history.JobFollow{KeyJob: keyJob}}
 		if p.Body != "" {
 			rec.Key, rec.KeySource = key, source // cleanup proves the job is the run's by them
 		}

@@ -32,7 +32,7 @@ func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 // create is an acknowledged create of the run's i-th analysis, as osctl stress records it.
 func create(seq int64, i int) history.Record {
 	id := profile.AnalysisID(runID, i)
-	return history.Record{Seq: seq, Op: history.OpCreateAnalysis, Setup: true, Nonce: profile.Nonce(runID, seq), Project: "p-1", Analysis: id, ID: id, Returned: id,
+	return history.Record{Seq: seq, Op: history.OpCreateAnalysis, Setup: true, Nonce: profile.Nonce(runID, seq), Upload: history.Upload{Project: "p-1", Analysis: id}, ID: id, Returned: id,
 		Outcome: history.Acknowledged, Status: 201}
 }
 

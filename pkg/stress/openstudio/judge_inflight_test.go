@@ -19,7 +19,7 @@ func inflightHistory() *history.History {
 	zero, one := 0, 1
 	ms := func(n int) time.Time { return t0.Add(time.Duration(n) * time.Millisecond) }
 	req := func(seq int64, target, analysis string, start, end int, outcome string) history.Record {
-		r := history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpUpload, Target: target, Analysis: analysis, Start: ms(start), Outcome: outcome}
+		r := history.Record{Kind: history.KindRequest, Seq: seq, Op: history.OpUpload, Target: target, Upload: history.Upload{Analysis: analysis}, Start: ms(start), Outcome: outcome}
 		if end >= 0 {
 			r.End = ms(end)
 		}

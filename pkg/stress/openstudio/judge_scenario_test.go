@@ -63,10 +63,10 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 	var readbacks []history.Record
 	for i := 0; i < n; i++ {
 		a := profile.AnalysisID(testRun, i)
-		add(history.Record{Op: history.OpCreateAnalysis, Setup: true, Analysis: a, ID: a, Returned: a, Status: 201, Outcome: history.Acknowledged, Start: at(1), End: at(2)})
-		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "analysis", ID: a, Status: 200, Found: true},
+		add(history.Record{Op: history.OpCreateAnalysis, Setup: true, Upload: history.Upload{Analysis: a}, ID: a, Returned: a, Status: 201, Outcome: history.Acknowledged, Start: at(1), End: at(2)})
+		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "analysis", ID: a, Status: 200, Upload: history.Upload{Found: true}},
 			// Its one job left "queued": the extraction ran.
-			history.Record{Kind: history.KindReadback, Op: history.ReadbackStatus, ID: a, Status: 200, Found: true, Jobs: []history.JobState{{Index: 0, Status: "started"}}})
+			history.Record{Kind: history.KindReadback, Op: history.ReadbackStatus, ID: a, Status: 200, Upload: history.Upload{Found: true, Jobs: []history.JobState{{Index: 0, Status: "started"}}}})
 		type upl struct {
 			rec     *history.Record
 			zip     []byte
@@ -99,8 +99,7 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 				}
 			}
 			status := map[string]int{history.Acknowledged: 201, history.Ambiguous: 500, history.Rejected: 503}[outcome]
-			u.rec = add(history.Record{Op: history.OpUpload, Analysis: a, Nonce: nonce, File: profile.ZipName(testRun), Hash: profile.Sum(u.zip), Size: int64(len(u.zip)),
-				Manifest: man, Generator: profile.ZipGenerator, Start: at(10 + 3*k), End: at(20 + 3*k), Status: status, Outcome: outcome})
+			u.rec = add(history.Record{Op: history.OpUpload, Upload: history.Upload{Analysis: a, File: profile.ZipName(testRun), Hash: profile.Sum(u.zip), Size: int64(len(u.zip)), Manifest: man, Generator: profile.ZipGenerator}, Nonce: nonce, Start: at(10 + 3*k), End: at(20 + 3*k), Status: status, Outcome: outcome})
 			ups = append(ups, u)
 		}
 		// The correct server: the zip is the second upload's; extraction happened from the first.
@@ -110,21 +109,21 @@ func buildScenario(tb testing.TB, n int, root string) *scenario {
 			// result files stay judged. Nothing extracted, no job.
 			readbacks[len(readbacks)-1].Jobs = nil
 		} else {
-			add(history.Record{Op: history.OpStart, Analysis: a, Start: at(40), End: at(41), Status: 200, BodyCode: 200, Outcome: history.Acknowledged})
+			add(history.Record{Op: history.OpStart, Upload: history.Upload{Analysis: a}, Start: at(40), End: at(41), Status: 200, BodyCode: 200, Outcome: history.Acknowledged})
 			for name, b := range ups[0].entries {
 				put("server/analyses/"+a+"/"+name, b)
 			}
 		}
 		dp := profile.DataPointID(testRun, i)
-		add(history.Record{Op: history.OpCreateDataPoint, Analysis: a, ID: dp, DataPoint: dp, Returned: dp, Status: 201, Outcome: history.Acknowledged, Start: at(50), End: at(51)})
-		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "data_point", ID: dp, Status: 200, Found: true})
+		add(history.Record{Op: history.OpCreateDataPoint, Upload: history.Upload{Analysis: a, DataPoint: dp}, ID: dp, Returned: dp, Status: 201, Outcome: history.Acknowledged, Start: at(50), End: at(51)})
+		readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "data_point", ID: dp, Status: 200, Upload: history.Upload{Found: true}})
 		content := []byte(fmt.Sprintf("result of %s %d", a, i))
 		rid := fmt.Sprintf("r%06d", i)
 		name := profile.ResultName(testRun, seq+1)
-		add(history.Record{Op: history.OpUploadFile, Analysis: a, DataPoint: dp, File: name, Hash: profile.Sum(content), Size: int64(len(content)), Returned: rid, Status: 201, Outcome: history.Acknowledged, Start: at(60), End: at(61)})
+		add(history.Record{Op: history.OpUploadFile, Upload: history.Upload{Analysis: a, DataPoint: dp, File: name, Hash: profile.Sum(content), Size: int64(len(content))}, Returned: rid, Status: 201, Outcome: history.Acknowledged, Start: at(60), End: at(61)})
 		put("server/assets/data_points/"+rid+"/files/original/"+name, content)
 	}
-	readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "project", ID: "p1", Status: 200, Found: true})
+	readbacks = append(readbacks, history.Record{Kind: history.KindReadback, Op: "project", ID: "p1", Status: 200, Upload: history.Upload{Found: true}})
 	h.Records = append(h.Records, readbacks...)
 	h.Footer = &history.Footer{Finished: t0.Add(time.Minute), Settled: true}
 	return &scenario{h: h, st: st, root: root}

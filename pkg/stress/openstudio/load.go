@@ -104,7 +104,7 @@ func (p *Load) Setup(ctx context.Context) error {
 			"problem": map[string]any{"workflow": []any{}, "algorithm": map[string]any{}, "analysis_type": "batch_run"},
 		}})
 		rec := &history.Record{Seq: seq, Op: history.OpCreateAnalysis, Method: http.MethodPost, Path: "/projects/" + url.PathEscape(p.Project) + "/analyses.json",
-			Setup: true, Nonce: nonce, Project: p.Project, Analysis: id, ID: id}
+			Setup: true, Nonce: nonce, Upload: history.Upload{Project: p.Project, Analysis: id}, ID: id}
 		p.api().Call(ctx, i, rec, "application/json", body)
 		p.Record(rec)
 		ids[i] = rec.CreatedID() // the server may choose its own id
@@ -135,7 +135,7 @@ func (p *Load) seed(ctx context.Context) {
 		a := p.st.analyses[i]
 		for _, op := range []string{history.OpUpload, history.OpCreateDataPoint} {
 			seq := p.st.seq.Add(1)
-			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Analysis: a, Project: p.Project, Nonce: profile.Nonce(p.Run, seq)}
+			rec := &history.Record{Seq: seq, Op: op, Method: http.MethodPost, Setup: true, Upload: history.Upload{Analysis: a, Project: p.Project}, Nonce: profile.Nonce(p.Run, seq)}
 			body, ctype, err := p.body(rec)
 			if err != nil {
 				rec.Kind, rec.Error, rec.Outcome = history.KindRequest, err.Error(), history.Rejected
@@ -249,7 +249,7 @@ func (p *Load) op(ctx context.Context, i, base int64) *osOp {
 		return nil // the load stopped while this operation waited
 	}
 	t := p.target(i, kind == history.OpStart)
-	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Analysis: a, Project: p.Project, Nonce: profile.Nonce(p.Run, seq)}}
+	o := &osOp{p: p, target: t, rec: &history.Record{Kind: history.KindRequest, Seq: seq, Op: kind, Target: t.Redacted(), Method: http.MethodPost, Upload: history.Upload{Analysis: a, Project: p.Project}, Nonce: profile.Nonce(p.Run, seq)}}
 	return o
 }
 

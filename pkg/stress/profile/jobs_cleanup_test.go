@@ -40,14 +40,12 @@ func TestJobIDFromKey(t *testing.T) {
 func TestRunJobsNamesEveryJob(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	h := &history.History{Header: history.Header{Profile: "jobs"}, Records: []history.Record{
-		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 1, Target: "http://r0", Start: t0, Outcome: history.Acknowledged, Returned: "aaaaaaaaaaaa", KeyJob: "aaaaaaaaaaaa"},
-		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 2, Target: "http://r0", Start: t0, Error: "timeout", Outcome: history.Acknowledged, Returned: "bbbbbbbbbbbb", KeyJob: "bbbbbbbbbbbb",
-			Replay: &history.Replay{Start: t0.Add(time.Second), Outcome: history.Acknowledged, Status: 202}},
-		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 3, Target: "http://r1", Start: t0, Error: "timeout", Outcome: history.Ambiguous, KeyJob: "cccccccccccc",
-			Replay: &history.Replay{Start: t0.Add(time.Second), Error: "timeout", Outcome: history.Ambiguous}},
-		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 4, Target: "http://r1", Start: t0, Status: 400, Outcome: history.Rejected, KeyJob: "dddddddddddd"},
+		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 1, Target: "http://r0", Start: t0, Outcome: history.Acknowledged, Returned: "aaaaaaaaaaaa", JobFollow: history.JobFollow{KeyJob: "aaaaaaaaaaaa"}},
+		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 2, Target: "http://r0", Start: t0, Error: "timeout", Outcome: history.Acknowledged, Returned: "bbbbbbbbbbbb", JobFollow: history.JobFollow{KeyJob: "bbbbbbbbbbbb", Replay: &history.Replay{Start: t0.Add(time.Second), Outcome: history.Acknowledged, Status: 202}}},
+		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 3, Target: "http://r1", Start: t0, Error: "timeout", Outcome: history.Ambiguous, JobFollow: history.JobFollow{KeyJob: "cccccccccccc", Replay: &history.Replay{Start: t0.Add(time.Second), Error: "timeout", Outcome: history.Ambiguous}}},
+		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 4, Target: "http://r1", Start: t0, Status: 400, Outcome: history.Rejected, JobFollow: history.JobFollow{KeyJob: "dddddddddddd"}},
 		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 5, Target: "http://r1", Start: t0, Error: "timeout", Outcome: history.Ambiguous},
-		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 6, Target: "http://r1", Start: t0, Error: "connection refused", Outcome: history.Ambiguous, KeyJob: "eeeeeeeeeeee"},
+		{Kind: history.KindRequest, Op: history.OpSubmitJob, Seq: 6, Target: "http://r1", Start: t0, Error: "connection refused", Outcome: history.Ambiguous, JobFollow: history.JobFollow{KeyJob: "eeeeeeeeeeee"}},
 	}}
 	jobs, unknown, err := RunJobs(h)
 	if err != nil || unknown != 1 || len(jobs) != 4 {

@@ -106,8 +106,8 @@ func TestBreakdowns(t *testing.T) {
 		t.Fatalf("per target %+v", tg)
 	}
 	// The jobs profile: a job's polls after the submit's own answer, by what they read.
-	jh := &history.History{Header: history.Header{Profile: "jobs"}, Records: []history.Record{{Kind: history.KindJob, Job: "j1", Runs: []history.StateRun{
-		{State: "queued", Polls: 3}, {State: "running", Polls: 2}, {State: "missing", Polls: 1}, {State: "http-500", Polls: 1}}}}}
+	jh := &history.History{Header: history.Header{Profile: "jobs"}, Records: []history.Record{{Kind: history.KindJob, JobFollow: history.JobFollow{Job: "j1", Runs: []history.StateRun{
+		{State: "queued", Polls: 3}, {State: "running", Polls: 2}, {State: "missing", Polls: 1}, {State: "http-500", Polls: 1}}}}}}
 	p := perOperation(jh, nil)
 	if len(p) != 1 || p[0].Name != PollOp || p[0].Sent != 6 || p[0].Acknowledged != 4 || p[0].Rejected != 1 || p[0].Ambiguous != 1 {
 		t.Fatalf("polls %+v", p)

@@ -39,7 +39,7 @@ func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 	aid := func(a int) string { return fmt.Sprintf("0badc0de-%04x-4000-8000-000000000000", a) }
 	for a := 0; a < analyses; a++ {
 		at := t0.Add(time.Duration(10+a) * time.Millisecond)
-		add(history.Record{Op: history.OpCreateAnalysis, Setup: true, Target: targets[a%3], Analysis: aid(a), ID: aid(a), Start: at, End: at.Add(3 * time.Millisecond), Status: 200, Outcome: history.Acknowledged, Returned: aid(a)})
+		add(history.Record{Op: history.OpCreateAnalysis, Setup: true, Target: targets[a%3], Upload: history.Upload{Analysis: aid(a)}, ID: aid(a), Start: at, End: at.Add(3 * time.Millisecond), Status: 200, Outcome: history.Acknowledged, Returned: aid(a)})
 	}
 	load0 := t0.Add(time.Second)
 	uploads := map[string][]*history.Record{}
@@ -49,7 +49,7 @@ func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 		a := aid(i % analyses)
 		start := load0.Add(time.Duration(i) * 30 * time.Second / time.Duration(n))
 		dur := time.Duration(5+(i*37)%200) * time.Millisecond
-		r := history.Record{Op: ops[(i/analyses)%len(ops)], Target: targets[i%3], Analysis: a, Nonce: fmt.Sprintf("osctl-0badc0de-%08x", i), Start: start, End: start.Add(dur), Status: 200, Outcome: history.Acknowledged}
+		r := history.Record{Op: ops[(i/analyses)%len(ops)], Target: targets[i%3], Upload: history.Upload{Analysis: a}, Nonce: fmt.Sprintf("osctl-0badc0de-%08x", i), Start: start, End: start.Add(dur), Status: 200, Outcome: history.Acknowledged}
 		switch {
 		case i%23 == 7:
 			r.Status, r.Outcome, r.Body = 503, history.Rejected, "Request queue full"
@@ -83,8 +83,7 @@ func synthetic(n, analyses int) (*history.History, *snapshot.State) {
 	end := load0.Add(31 * time.Second)
 	for a := 0; a < analyses; a++ {
 		seq++
-		h.Records = append(h.Records, history.Record{Kind: history.KindReadback, Seq: seq, Op: history.ReadbackStatus, ID: aid(a), Status: 200, Found: true,
-			Jobs: []history.JobState{{Index: 0, Status: "completed"}}})
+		h.Records = append(h.Records, history.Record{Kind: history.KindReadback, Seq: seq, Op: history.ReadbackStatus, ID: aid(a), Status: 200, Upload: history.Upload{Found: true, Jobs: []history.JobState{{Index: 0, Status: "completed"}}}})
 	}
 	h.Footer = &history.Footer{Finished: end.Add(10 * time.Second), Settled: true, StateRead: end.Add(8 * time.Second), Engine: attack.EngineGoroutines}
 	st := snapshot.NewState()
