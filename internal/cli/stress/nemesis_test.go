@@ -129,6 +129,7 @@ func judgeHistory(t *testing.T, hist, dir string) report.Report {
 // real API server (kwok runs them) while the load goes to a sandbox: kill-replica deletes one of
 // the web pods, and a pause is refused before any load.
 func TestNemesisDeletesAPodOnKubernetes(t *testing.T) {
+	t.Parallel() // kwok pods in a namespace of its own, a light load: it overlaps the other parallel tests
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
 	k.Apply(t, ns, testenv.WebDeployment(2, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]
