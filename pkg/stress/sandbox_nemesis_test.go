@@ -19,8 +19,8 @@ import (
 // processes of a real `osctl sandbox up` (sandboxenv.Start: its supervisor starts a killed
 // replica or Redis again, which an in-process sandbox cannot), as osctl stress --nemesis does
 // against a local sandbox. TestNemesisRestartsAndPausesRedis was internal/cli/stress's, through
-// the osctl binary, which it did not check. The racy kill of 2000 requests at 500 in flight stays there: its load, under the
-// race detector in this process, took 74 s, 12 to 20 s through the binary.
+// the osctl binary, which it did not check. The racy kill of 2000 requests at 500 in flight stays
+// there: its load took 74 s in this process under the race detector, 12 to 20 s through the binary.
 
 // runFaults runs osctl stress's defaults changed by set against every replica of sb, injecting
 // the faults of spec with targets chosen by seed, and reads what dead holders left, as osctl
