@@ -103,3 +103,24 @@ func TestStressCommandStaysGlue(t *testing.T) {
 		}
 	}
 }
+
+// TestStressSubcommandsImportNotTheirParent: the packages beneath internal/cli/stress (judge,
+// cleanup, worker, the flag packages, shared) import what they share with osctl stress from
+// internal/cli/stress/shared, never osctl stress itself (as cli/cli's pkg/cmd/pr/shared).
+func TestStressSubcommandsImportNotTheirParent(t *testing.T) {
+	const parent = "github.com/osctl/osctl/internal/cli/stress"
+	pkgs := goList(t, "./internal/cli/stress/...")
+	if len(pkgs) < 3 {
+		t.Fatalf("go list ./internal/cli/stress/...: %d packages", len(pkgs))
+	}
+	for _, p := range pkgs {
+		if p.ImportPath == parent {
+			continue
+		}
+		for _, d := range p.Deps {
+			if d == parent {
+				t.Errorf("%s depends on its parent %s; share through %s/shared", p.ImportPath, parent, parent)
+			}
+		}
+	}
+}

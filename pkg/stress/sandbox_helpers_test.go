@@ -47,8 +47,15 @@ func (r sandboxRun) Code() int { return r.rep.ExitCode() }
 // and the history written to a file.
 func runOn(t *testing.T, sb *sandboxenv.InProcess, set func(*stress.Config)) sandboxRun {
 	t.Helper()
+	return runWith(t, sandboxConfig(t, sb.Replicas, set), stress.Deps{}, sb.StateDir)
+}
+
+// sandboxConfig is osctl stress's defaults (stress.DefaultConfig) against every replica, changed
+// by set: the one place these tests build a Config.
+func sandboxConfig(t *testing.T, replicas []string, set func(*stress.Config)) stress.Config {
+	t.Helper()
 	cfg := stress.DefaultConfig()
-	for _, r := range sb.Replicas {
+	for _, r := range replicas {
 		u, err := url.Parse(r)
 		if err != nil {
 			t.Fatal(err)
@@ -59,15 +66,22 @@ func runOn(t *testing.T, sb *sandboxenv.InProcess, set func(*stress.Config)) san
 	if set != nil {
 		set(&cfg)
 	}
+	return cfg
+}
+
+// runWith runs cfg with d, the state read from stateDir for the openstudio profile (as
+// --state-dir does) and the history written to a file.
+func runWith(t *testing.T, cfg stress.Config, d stress.Deps, stateDir string) sandboxRun {
+	t.Helper()
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	fh, err := os.Create(hist)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer fh.Close()
-	d := stress.Deps{History: fh}
+	d.History = fh
 	if cfg.Kind().Files {
-		d.State = snapshot.Local{Root: sb.StateDir}
+		d.State = snapshot.Local{Root: stateDir}
 	}
 	rep, err := stress.Run(context.Background(), cfg, d)
 	if err != nil {

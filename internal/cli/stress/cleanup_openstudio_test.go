@@ -41,6 +41,7 @@ func notSandbox(t *testing.T, replica string) string {
 // a dry run and a confirmation, and removes the run's files from the volume. The target's password
 // is kept out of the history.
 func TestCleanupThroughTheAPI(t *testing.T) {
+	t.Parallel() // a small run and cleanups on a sandbox of its own: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "redlock")
 	server := notSandbox(t, sb.Replicas[0])
 	withPassword := strings.Replace(server, "http://", "http://osctl:s3cret-pw@", 1)

@@ -24,6 +24,7 @@ import (
 // names, and the over-time plots; the clean run shows the plots and "No findings".
 // OSCTL_REPORT_SCREENSHOT=FILE keeps a screenshot of the racy report (docs/stress-report.png).
 func TestReportsOnATerminalAndInABrowser(t *testing.T) {
+	t.Parallel() // two sandbox runs of 2000 and 600 requests and a page in Chromium: it overlaps the other parallel tests
 	cases := []struct {
 		name    string
 		sandbox []string

@@ -17,6 +17,7 @@ import (
 // records back; a second one, while those reads hang, exits at once with 130 and says what it
 // left undone. The target answers every create at once and holds every read until the test ends.
 func TestSecondInterruptExitsAt130(t *testing.T) {
+	t.Parallel() // 4 requests in flight to a loopback server; it mostly waits for hung reads: it overlaps the other parallel tests
 	hold := make(chan struct{})
 	defer close(hold)
 	var posts atomic.Int64

@@ -26,6 +26,7 @@ import (
 // off), and the verdict stays clean and conclusive (exit 0). `osctl stress judge` of the history
 // counts the same, and says so in its summary.
 func TestNemesisMarksRequestsInFlight(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
 	res := stress(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
@@ -68,6 +69,7 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 // writes uploads slowly (1 KiB pieces 30 ms apart, 16 analyses: it is writing one of them at the
 // kill, and its temp file stays).
 func TestNemesisReportsLeftoversApart(t *testing.T) {
+	t.Parallel() // its load is light (uploads written slowly) and mostly waits: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--upload-chunk", "1024", "--write-delay", "30ms")
 	procs, err := sandbox.ReadProcesses(sb.StateDir)
 	if err != nil || len(procs.Redis) == 0 {

@@ -100,18 +100,22 @@ var holderLoad = fenceLoad
 func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	t.Run("clean without faults", func(t *testing.T) {
+		t.Parallel() // on a sandbox of its own: it overlaps the three loads below
 		// A 10 s TTL: on a busy machine a section can outlast 2 s, and a lease nobody renews
 		// then expires without any fault (docs/lock-fencing.md).
 		sb := fenceSandbox(t, "redlock-nofence", "--lock-ttl", "10s")
 		requireClean(t, stress(t, sb, fenceLoad...))
 	})
-	sb := fenceSandbox(t, "redlock-nofence", "--lock-ttl", holderFaultTTL)
-	for i := 1; i <= 3; i++ {
-		r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s")...)
-		requireRaces(t, r)
-		requireHolderFaults(t, r, nemesis.PauseHolder)
-		t.Logf("load %d: %v", i, r.rep.FindingCounts)
-	}
+	t.Run("three loads with pause-holder", func(t *testing.T) {
+		t.Parallel() // on a sandbox of its own: the clean run above overlaps it
+		sb := fenceSandbox(t, "redlock-nofence", "--lock-ttl", holderFaultTTL)
+		for i := 1; i <= 3; i++ {
+			r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s")...)
+			requireRaces(t, r)
+			requireHolderFaults(t, r, nemesis.PauseHolder)
+			t.Logf("load %d: %v", i, r.rep.FindingCounts)
+		}
+	})
 }
 
 // TestHolderFaultsOnRedlockStayClean: with fencing (redlock), a holder paused past its TTL and a
@@ -146,6 +150,7 @@ func requireHolderFaults(t *testing.T, r runResult, kinds ...nemesis.Kind) {
 // extraction stays queued for good: 5 s without progress end the settle wait, not its default
 // minute.
 func TestNemesisKillOnAnUnlockedSandboxStillRaces(t *testing.T) {
+	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
 	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-quiet", "5s", "--nemesis", "kill-replica@1s")
 	requireRaces(t, r)

@@ -4,16 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"strings"
 	"sync/atomic"
 
 	"github.com/schollz/progressbar/v3"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
+	"github.com/osctl/osctl/internal/cli/stress/shared"
 	pstress "github.com/osctl/osctl/pkg/stress"
-	"github.com/osctl/osctl/pkg/stress/report"
 )
 
 func runStress(ctx context.Context, o *Options) error {
@@ -71,7 +69,7 @@ func runStress(ctx context.Context, o *Options) error {
 				output.Fprintw(errOut, line, "", "  ")
 			}
 		},
-		Notice: func(line string) { output.Fprintw(errOut, "notice: "+settings.Text(line), "", "  ") },
+		Notice: func(line string) { output.Fprintw(errOut, "notice: "+shared.Settings.Text(line), "", "  ") },
 		Load:   func(total int64) { bar = output.ProgressBar(errOut, o.IO.IsStderrTTY(), total) },
 		Progress: func(n int64) {
 			if bar != nil {
@@ -94,7 +92,7 @@ func runStress(ctx context.Context, o *Options) error {
 	if rep.StopReason == "interrupted" {
 		output.Fprintw(errOut, "interrupted: the history and report hold what this run has; the verdict is partial", "", "  ")
 	}
-	return Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
+	return shared.Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }
 
 // undone says what exiting now leaves undone, by the run's phase.
@@ -112,27 +110,4 @@ func undone(phase, hist string) string {
 		return "the state was not read: no verdict and no report; " + where
 	}
 	return "the report and its files were not written"
-}
-
-// Finish writes the report files, prints the report and turns the verdict into the exit code.
-func Finish(io_ *cmdutil.IOStreams, format output.Format, rep *report.Report, files cmdutil.Files, reportPath, junitPath, htmlPath string) error {
-	rep.NameSettings(settings.Flag)
-	writers := map[string]func(io.Writer, *report.Report) error{reportPath: report.WriteJSON, junitPath: report.WriteJUnit, htmlPath: report.WriteHTML}
-	for _, p := range []string{reportPath, junitPath, htmlPath} {
-		if fh := files[p]; fh != nil {
-			if err := writers[p](fh, rep); err != nil {
-				return fmt.Errorf("writing %s: %v", p, err)
-			}
-		}
-	}
-	if err := output.Print(io_.Out, format, rep, func(w io.Writer) error { return printReport(w, rep) }); err != nil {
-		return err
-	}
-	switch rep.Verdict {
-	case "clean":
-		return nil
-	case "races":
-		return cmdutil.ErrSilentFound
-	}
-	return fmt.Errorf("inconclusive: %s", strings.Join(rep.Reasons, "; "))
 }

@@ -147,6 +147,7 @@ func judgeEqualsOnline(t *testing.T, sb *sandboxenv.Sandbox, hist string, online
 // another run's and a stranger's files stay. The sandbox's worker looks for jobs every 100 ms,
 // not the real server's 5 s: the runs' held-back parts and settle wait for it less.
 func TestCleanupRemovesOnlyTheRun(t *testing.T) {
+	t.Parallel() // two small runs and cleanups on a sandbox of its own: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "1", "--locking", "local", "--background-interval", "100ms")
 	first := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")
 	second := stress(t, sb, "--requests", "200", "--concurrency", "20", "--analyses", "4")

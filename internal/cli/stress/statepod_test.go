@@ -24,6 +24,7 @@ import (
 // that overlapping writes tear a zip on a loaded machine too (at 4 KiB one run on a loaded
 // 2-core machine tore none, another one; at 512 bytes runs tore 7 and 10).
 func TestStatePodAndWorkloadFromRealCluster(t *testing.T) {
+	t.Parallel() // kwok pods in a namespace of its own and a sandbox of its own: it overlaps the other parallel tests
 	k := testenv.SharedKube(t)
 	ns := k.NewNamespace(t)
 	k.Apply(t, ns, testenv.WebDeployment(1, `containers: [{name: web, image: "registry.invalid/openstudio-server:3.7.0"}]

@@ -6,7 +6,6 @@ package stress
 import (
 	"context"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +16,7 @@ import (
 	"github.com/osctl/osctl/internal/cli/stress/nemesisflags"
 	"github.com/osctl/osctl/internal/cli/stress/podflags"
 	"github.com/osctl/osctl/internal/cli/stress/resqueflags"
+	"github.com/osctl/osctl/internal/cli/stress/shared"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -36,40 +36,14 @@ type Options struct {
 	State    stateflags.Flags
 	Nemesis  nemesisflags.Flags
 	Resque   resqueflags.Flags
-	Fleets   Fleets // nil: the load goes from this process only
+	Fleets   shared.Fleets // nil: the load goes from this process only
 	// History, Report, JUnit and HTML are output files.
 	History, Report, JUnit, HTML string
 	Format                       output.Format
 }
 
-// settings names pkg/stress.Config's fields as osctl stress's flags.
-var settings = cmdutil.Settings{
-	"Profile": "--profile", "Targets": "--target", "Requests": "--requests", "Concurrency": "--concurrency",
-	"Duration": "--duration", "Rate": "--rate", "Timeout": "--timeout", "MaxErrorRate": "--max-error-rate",
-	"Header": "--header", "Analyses": "--analyses", "Project": "--project", "Mix": "--mix",
-	"AllowStart": "--allow-start", "SettleTimeout": "--settle-timeout", "SettleQuiet": "--settle-quiet",
-	"BackgroundWait": "--background-wait", "Method": "--method", "Body": "--body", "Poll": "--poll",
-	"JobTimeout": "--job-timeout", "MaxActive": "--max-active", "Grace": "--grace",
-	"DispatchInterval": "--dispatch-interval", "MinAcknowledged": "--min-acknowledged",
-	"MinContended": "--min-contended", "Ignore": "--ignore",
-	// Not Config's: the state reader, the Deployment and the report file, which the run's
-	// reasons and next step also name.
-	"StateDir": "--state-dir", "TargetPods": "--target-pods", "StatePod": "--state-pod", "Deployment": "--deployment", "Report": "--report",
-	"Nemesis.Redis": "--nemesis-redis", "Nemesis.Seed": "--nemesis-seed", "Rollout.StressReport": "--stress-report",
-	"ResqueRedis": "--resque-redis", "ResqueNamespace": "--resque-namespace",
-}
-
-// Fleets adds the flags of other places to send a run's load from, and starts them for a run (osctl
-// stress --workers: internal/cli/stress/worker). Start returns nil without its flags; undone says
-// what exiting without stop leaves behind.
-type Fleets interface {
-	AddFlags(cmd *cobra.Command)
-	Validate(c *pstress.Config) error
-	Start(ctx context.Context, c pstress.Config, records bool, log io.Writer) (fleet pstress.Fleet, undone func() string, stop func(), err error)
-}
-
 // NewCmdStress builds `osctl stress` and its subcommands, with fleets' flags when given.
-func NewCmdStress(f *cmdutil.Factory, runF func(context.Context, *Options) error, fleets ...Fleets) *cobra.Command {
+func NewCmdStress(f *cmdutil.Factory, runF func(context.Context, *Options) error, fleets ...shared.Fleets) *cobra.Command {
 	o := &Options{IO: f.IO, Factory: f}
 	c := &o.Config
 	cmd := &cobra.Command{
@@ -114,7 +88,7 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 		Args: cobra.NoArgs,
 		RunE: cmdutil.RunE(o, func(cmd *cobra.Command, _ []string) error { return o.validate(cmd) }, runF, runStress),
 	}
-	cmdutil.NameSettings(cmd, settings)
+	cmdutil.NameSettings(cmd, shared.Settings)
 	// The flags' defaults are the library's (pstress.DefaultConfig, and the profiles' DefaultOptions).
 	d := pstress.DefaultConfig()
 	fl := cmd.Flags()
@@ -142,16 +116,9 @@ Exit codes: 0 no race and the verdict was earned; 1 races found (even in a run c
 	}
 	o.Workload.AddDeployment(cmd)
 	fl.StringVar(&o.History, "history", "", "write the per-request history as JSON lines to this file (re-judge it with 'osctl stress judge')")
-	AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
+	shared.AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
 	return cmd
-}
-
-// AddReportFlags binds --report, --junit and --html.
-func AddReportFlags(cmd *cobra.Command, rep, junit, html *string) {
-	cmd.Flags().StringVar(rep, "report", "", "write the JSON report to this file (read by 'osctl rollout --stress-report')")
-	cmd.Flags().StringVar(junit, "junit", "", "write a JUnit XML report to this file")
-	cmd.Flags().StringVar(html, "html", "", "write a self-contained HTML report (latency histogram, requests in flight, findings) to this file")
 }
 
 // validate checks the flags and turns the ones that need parsing into o.Config.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
 	"github.com/osctl/osctl/internal/cli/output"
-	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	"github.com/osctl/osctl/internal/cli/stress/shared"
 	"github.com/osctl/osctl/internal/cli/stress/stateflags"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	_ "github.com/osctl/osctl/pkg/stress/profiles" // the profiles a history may name
@@ -68,7 +68,7 @@ unless a flag here overrides one.`,
 	fl.Float64Var(&minCont, "min-contended", 0, "fraction of analyses that must see two or more overlapping writes (default the run's)")
 	fl.IntVar(&maxActive, "max-active", 0, "jobs: the ceiling (default the run's)")
 	fl.DurationVar(&grace, "grace", 0, "jobs: how long a queued job may wait while capacity is free (default the run's)")
-	stresscmd.AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
+	shared.AddReportFlags(cmd, &o.Report, &o.JUnit, &o.HTML)
 	output.AddFlag(cmd, &o.Format)
 	return cmd
 }
@@ -102,5 +102,5 @@ func judgeRun(ctx context.Context, o *JudgeOptions) error {
 	if err != nil {
 		return err
 	}
-	return stresscmd.Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
+	return shared.Finish(o.IO, o.Format, rep, files, o.Report, o.JUnit, o.HTML)
 }

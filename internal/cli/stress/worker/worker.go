@@ -12,7 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/osctl/osctl/internal/cli/cmdutil"
-	stresscmd "github.com/osctl/osctl/internal/cli/stress"
+	"github.com/osctl/osctl/internal/cli/stress/shared"
 	pstress "github.com/osctl/osctl/pkg/stress"
 	_ "github.com/osctl/osctl/pkg/stress/profiles" // the profiles a history may name
 	"github.com/osctl/osctl/pkg/stress/workers"
@@ -77,9 +77,9 @@ type Fleets struct {
 // NewFleets returns the --workers flags for osctl stress.
 func NewFleets(f *cmdutil.Factory) *Fleets { return &Fleets{f: f} }
 
-var _ stresscmd.Fleets = (*Fleets)(nil)
+var _ shared.Fleets = (*Fleets)(nil)
 
-// AddFlags implements stresscmd.Fleets.
+// AddFlags implements shared.Fleets.
 func (w *Fleets) AddFlags(cmd *cobra.Command) {
 	cmdutil.NameSettings(cmd, cmdutil.Settings{"Workers.Count": "--workers", "Workers.Image": "--worker-image", "Workers.PullSecrets": "--worker-pull-secret",
 		"Workers.NodeSelector": "--worker-node-selector", "Workers.Tolerations": "--worker-toleration", "Workers.Resources": "--worker-resources",
@@ -95,7 +95,7 @@ func (w *Fleets) AddFlags(cmd *cobra.Command) {
 	fl.DurationVar(&w.flags.Deadline, "worker-deadline", 0, "the load workers' Job ends its pods after this long, whatever happens (default twice what the run may take, at least 1h; 24h for --requests at full speed)")
 }
 
-// Validate implements stresscmd.Fleets: with --workers the run gets its id now (it names the Job).
+// Validate implements shared.Fleets: with --workers the run gets its id now (it names the Job).
 func (w *Fleets) Validate(c *pstress.Config) (err error) {
 	if w.spec, err = w.flags.Spec(w.f.Version, c.Concurrency); err != nil {
 		return cmdutil.Usage("%w", err)
@@ -107,7 +107,7 @@ func (w *Fleets) Validate(c *pstress.Config) (err error) {
 	return nil
 }
 
-// Start implements stresscmd.Fleets: the Job, its pods ready, a worker in each.
+// Start implements shared.Fleets: the Job, its pods ready, a worker in each.
 func (w *Fleets) Start(ctx context.Context, c pstress.Config, records bool, log io.Writer) (pstress.Fleet, func() string, func(), error) {
 	if w.flags.Count == 0 {
 		return nil, nil, nil, nil
