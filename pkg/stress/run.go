@@ -15,9 +15,11 @@ import (
 	"github.com/osctl/osctl/pkg/stress/verdict"
 )
 
-// postTimeout bounds the work after the load beyond the settle and job timeouts (read-backs, the
-// state, the Deployment): it continues after Ctrl-C, on a context of its own.
-const postTimeout = 30 * time.Second
+// postTimeout bounds the work after the load beyond the profile's own wait (Config.AfterLoad):
+// reading every record back, every file of the run on the volume (over an exec into a pod, say)
+// and the Deployment. It continues after Ctrl-C, on a context of its own; a second Ctrl-C ends
+// osctl. A 2000-request run's read-backs and exec state read took over 30 s on a loaded machine.
+const postTimeout = 10 * time.Minute
 
 // Run runs a stress test and returns its report. An error means the run could not be done (a
 // *ConfigError for a Config that cannot run, an unreachable target, a failed setup, a refused
