@@ -95,15 +95,16 @@ func requestCounts(t *testing.T, sb *sandboxenv.Sandbox) (total int64, buckets m
 	return total, buckets
 }
 
-// peakPerSecond is the most requests in any second (ten 100 ms buckets) within [from, to].
-func peakPerSecond(buckets map[int64]int64, from, to time.Time) int64 {
+// peakOver is the most job API requests (buckets: counts per 100 ms, keyed by Unix ms) that reached
+// the service within any window of that many seconds between from and to.
+func peakOver(buckets map[int64]int64, from, to time.Time, seconds int64) int64 {
 	var peak int64
 	for k := range buckets {
 		if k < from.UnixMilli()-100 || k > to.UnixMilli() {
 			continue
 		}
 		var n int64
-		for i := range int64(10) {
+		for i := range 10 * seconds {
 			n += buckets[k+100*i]
 		}
 		peak = max(peak, n)
@@ -184,9 +185,12 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 	}
 	h := readHistory(t, hist)
 	_, buckets := requestCounts(t, sb)
-	peak := peakPerSecond(buckets, h.Header.Started, h.Footer.Finished)
+	// Polls at about 1 s give at most 18 requests a second. Over 5 s, not 1: on a loaded machine
+	// polls held back by a stall arrive together, and one second had 20 (polling at 0.5 s would
+	// give twice as many over any 5 s).
+	peak := peakOver(buckets, h.Header.Started, h.Footer.Finished, 5) / 5
 	if peak > 18 {
-		t.Errorf("%d job API requests reached the two processes in one second: polling is not about 1 s", peak)
+		t.Errorf("%d job API requests a second reached the two processes over 5 s: polling is not about 1 s", peak)
 	}
 	files := map[string]string{"stdout": r.Stdout, "stderr": r.Stderr}
 	for _, p := range []string{hist, rpt, junit} {
@@ -201,7 +205,7 @@ func TestJobsDoneWhenFixedTwin(t *testing.T) {
 			t.Errorf("the token is in %s", name)
 		}
 	}
-	t.Logf("fixed twin: exit %d in %v, at most %d requests/s reached the two processes", r.Code, r.Wall.Round(time.Second), peak)
+	t.Logf("fixed twin: exit %d in %v, at most %d requests/s over 5 s reached the two processes", r.Code, r.Wall.Round(time.Second), peak)
 
 	r = runOsctl(t, "stress", "cleanup", "--history", hist, "--header", header, "--dry-run")
 	if r.Code != 0 || strings.Count(r.Stdout, "would delete job") != 12 {
