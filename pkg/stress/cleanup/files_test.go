@@ -2,29 +2,13 @@ package cleanup
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/internal/testenv/cleanupenv"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
-
-// mkdirs makes each directory (with one file in it) under root.
-func mkdirs(t *testing.T, root string, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		p := filepath.Join(root, filepath.FromSlash(d))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // TestRunMatchesWholeIDs: --run 7c0f5a2e removes the run's own directories and leaves alone a
 // uuid-named analysis whose first group is the run id, a result directory that holds another
@@ -34,7 +18,7 @@ func TestRunMatchesWholeIDs(t *testing.T) {
 	root := t.TempDir()
 	ownA := profile.AnalysisID(r, 1)
 	foreignA := "7c0f5a2e-3c1d-4b8e-9a51-0d6f2b7e9c11"
-	mkdirs(t, root,
+	cleanupenv.Mkdirs(t, root,
 		"server/analyses/"+ownA+"/seed.zip", "server/assets/analyses/"+ownA+"/original/"+profile.ZipName(r),
 		"server/analyses/"+foreignA+"/seed.zip", "server/assets/analyses/"+foreignA+"/original/x.zip",
 		"server/analyses/7c0f5a2e-000a-4000-8000-00000000000/short",
@@ -61,13 +45,13 @@ func TestRunMatchesWholeIDs(t *testing.T) {
 		t.Errorf("lines: %v", got)
 	}
 	for _, d := range want {
-		if exists(d) {
+		if cleanupenv.Exists(d) {
 			t.Errorf("%s is still there", d)
 		}
 	}
 	for _, d := range []string{"server/analyses/" + foreignA, "server/assets/analyses/" + foreignA, "server/analyses/7c0f5a2e-000a-4000-8000-00000000000",
 		"server/assets/data_points/dp2", "server/assets/data_points/dp3"} {
-		if !exists(filepath.Join(root, d)) {
+		if !cleanupenv.Exists(filepath.Join(root, d)) {
 			t.Errorf("%s, not the run's, was removed", d)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/internal/testenv/cleanupenv"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
@@ -31,7 +32,7 @@ func (d *stepDeleter) Question(p *Plan) string {
 }
 
 func (d *stepDeleter) Delete(_ context.Context, r *Result) error {
-	d.ran, d.dirsIn = true, !slices.ContainsFunc(d.dirs, func(p string) bool { return !exists(p) })
+	d.ran, d.dirsIn = true, !slices.ContainsFunc(d.dirs, func(p string) bool { return !cleanupenv.Exists(p) })
 	r.Deleted = d.pending
 	return d.err
 }
@@ -42,7 +43,7 @@ func TestApplyDeletesThenRemoves(t *testing.T) {
 	const run = "7c0f5a2e"
 	root := t.TempDir()
 	own := profile.AnalysisID(run, 1)
-	mkdirs(t, root, "server/analyses/"+own+"/seed.zip")
+	cleanupenv.Mkdirs(t, root, "server/analyses/"+own+"/seed.zip")
 	p, err := Files(root, run)
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestApplyDeletesThenRemoves(t *testing.T) {
 	if err == nil || err.Error() != "1 of 2 things were not deleted" || !d.ran || !d.dirsIn || res.Deleted != 2 || res.DryRun {
 		t.Fatalf("apply: %v, ran %v, dirs there when it ran %v, result %+v", err, d.ran, d.dirsIn, res)
 	}
-	if exists(filepath.Join(root, "server/analyses", own)) || len(res.Removed) != 1 {
+	if cleanupenv.Exists(filepath.Join(root, "server/analyses", own)) || len(res.Removed) != 1 {
 		t.Fatalf("the run's directory was not removed: %v", res.Removed)
 	}
 	if p.Deleted != 0 || !p.DryRun {

@@ -2,7 +2,6 @@ package jobs
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/profile"
@@ -20,25 +19,10 @@ func (s loadSeen) payload() json.RawMessage {
 	return b
 }
 
-// seenOf reads what the load saw from l (nothing: the zero loadSeen).
-func seenOf(l *stress.Load) (loadSeen, error) {
-	var s loadSeen
-	if l == nil || len(l.Payload) == 0 {
-		return s, nil
-	}
-	err := json.Unmarshal(l.Payload, &s)
-	return s, err
-}
-
 // MergeLoad implements stress.LoadMerger: the load workers' counts add up; the first refusal
 // stands.
 func (Profile) MergeLoad(parts []json.RawMessage) (json.RawMessage, error) {
-	var all loadSeen
-	for _, b := range parts {
-		var s loadSeen
-		if err := json.Unmarshal(b, &s); err != nil {
-			return nil, fmt.Errorf("the jobs followed: %v", err)
-		}
+	return stress.MergePayloads(parts, "the jobs followed", func(all *loadSeen, s loadSeen) {
 		j := s.Jobs
 		all.Jobs.Followed += j.Followed
 		all.Jobs.Ended += j.Ended
@@ -49,6 +33,5 @@ func (Profile) MergeLoad(parts []json.RawMessage) (json.RawMessage, error) {
 		if all.Refused == nil {
 			all.Refused = s.Refused
 		}
-	}
-	return all.payload(), nil
+	})
 }

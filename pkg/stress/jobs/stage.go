@@ -55,7 +55,7 @@ func newStage(ctx context.Context, e *stress.StageEnv) (*stage, error) {
 
 // After implements stress.Stage: the load followed the jobs; it says what it saw.
 func (s *stage) After(_ context.Context, _ bool, l *stress.Load, _ *history.Footer) (*snapshot.State, bool, error) {
-	seen, err := seenOf(l)
+	seen, err := stress.PayloadOf[loadSeen](l)
 	if err != nil {
 		return nil, false, fmt.Errorf("what following the jobs saw: %v", err)
 	}

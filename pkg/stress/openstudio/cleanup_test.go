@@ -2,32 +2,15 @@ package openstudio
 
 import (
 	"context"
-	"github.com/osctl/osctl/internal/testenv/cleanupenv"
-	"github.com/osctl/osctl/pkg/stress/cleanup"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/osctl/osctl/internal/testenv/cleanupenv"
+	"github.com/osctl/osctl/pkg/stress/cleanup"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
-
-// mkdirs makes each directory (with one file in it) under root.
-func mkdirs(t *testing.T, root string, dirs ...string) {
-	t.Helper()
-	for _, d := range dirs {
-		p := filepath.Join(root, filepath.FromSlash(d))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
-func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // create is an acknowledged create of the run's i-th analysis, as osctl stress records it.
 func create(seq int64, i int) history.Record {
@@ -60,7 +43,7 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 	srv.Analyses[renamed.ID]["name"] = "someone's analysis"
 	srv.Analyses[moved.ID]["project_id"] = map[string]any{"$oid": "p-2"}
 	root := t.TempDir()
-	mkdirs(t, root, "server/analyses/"+own.ID+"/seed.zip", "server/analyses/"+foreignID.ID+"/seed.zip")
+	cleanupenv.Mkdirs(t, root, "server/analyses/"+own.ID+"/seed.zip", "server/analyses/"+foreignID.ID+"/seed.zip")
 
 	h := cleanupenv.ReadHistory(t, cleanupenv.WriteHistory(t, history.Header{Run: runID, Profile: "openstudio", Targets: []string{srv.URL}},
 		own, renamed, moved, gone, stranger, foreignID, rejected))
@@ -89,7 +72,7 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.LeftAlone() != 4 || srv.Has(own.ID) || exists(filepath.Join(root, "server/analyses", own.ID)) {
+	if res.LeftAlone() != 4 || srv.Has(own.ID) || cleanupenv.Exists(filepath.Join(root, "server/analyses", own.ID)) {
 		t.Fatalf("left alone %d, own analysis there %v", res.LeftAlone(), srv.Has(own.ID))
 	}
 	for _, r := range []history.Record{renamed, moved, stranger, foreignID, rejected} {
@@ -106,7 +89,7 @@ func TestOpenStudioCleanupDeletesOnlyWhatTheServerNamesAsTheRuns(t *testing.T) {
 			}
 		}
 	}
-	if deletes != 1 || !exists(filepath.Join(root, "server/analyses", foreignID.ID)) {
+	if deletes != 1 || !cleanupenv.Exists(filepath.Join(root, "server/analyses", foreignID.ID)) {
 		t.Fatalf("%d DELETEs: %v", deletes, srv.Requests)
 	}
 }

@@ -41,7 +41,7 @@ func newStage(e *stress.StageEnv) *stage {
 // failed extractions, reads the records back and reads the state of the volume.
 func (s *stage) After(ctx context.Context, partial bool, l *stress.Load, f *history.Footer) (*snapshot.State, bool, error) {
 	e, cfg, d := s.e, OptionsOf(s.e.Config()), s.e.Deps()
-	seen, err := seenOf(l)
+	seen, err := stress.PayloadOf[loadSeen](l)
 	if err != nil {
 		e.Notice("what the load saw of the background workers was not read: %v", err)
 	}
