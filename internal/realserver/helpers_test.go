@@ -18,6 +18,7 @@ import (
 	"github.com/osctl/osctl/internal/testenv/openstudioenv"
 	"github.com/osctl/osctl/pkg/stress/history"
 	"github.com/osctl/osctl/pkg/stress/profile"
+	"github.com/redis/go-redis/v9"
 )
 
 func TestMain(m *testing.M) { os.Exit(testenv.RunMain(m)) }
@@ -257,4 +258,17 @@ func resultFiles(h *history.History) map[string]string {
 		}
 	}
 	return out
+}
+
+// appRedis is a client of the server's own Redis (the app's: its locks and Resque's lists),
+// closed when the test ends.
+func appRedis(t *testing.T, s *openstudioenv.Server) *redis.Client {
+	t.Helper()
+	opt, err := redis.ParseURL(s.RedisURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := redis.NewClient(opt)
+	t.Cleanup(func() { rc.Close() })
+	return rc
 }

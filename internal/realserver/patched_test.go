@@ -13,8 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/osctl/osctl/internal/testenv/openstudioenv"
 	"github.com/osctl/osctl/pkg/stress/profile"
 )
@@ -122,12 +120,7 @@ func lockHeld(t *testing.T, s *openstudioenv.Server) {
 	if code, b, _ = api(t, "POST", base+"/analyses/"+a+"/upload.json", ct, body); code != 201 {
 		t.Fatalf("first upload: HTTP %d %s", code, b)
 	}
-	opt, err := redis.ParseURL(s.RedisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := redis.NewClient(opt)
-	defer rc.Close()
+	rc := appRedis(t, s)
 	ctx := context.Background()
 	key, holder := "redlock:"+a+":analysis_zip", "osctl:v1:lock-held-test:1:heldbygo"
 	if ok, err := rc.SetNX(ctx, key, holder, time.Minute).Result(); !ok || err != nil {

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/redis/go-redis/v9"
-
 	"github.com/osctl/osctl/internal/testenv/openstudioenv"
 	"github.com/osctl/osctl/pkg/stress/history"
 )
@@ -133,12 +131,7 @@ func checkNoFalseLost(t *testing.T, r run) {
 func failedInRedis(t *testing.T, s *openstudioenv.Server, list *[]string) map[string][]string {
 	t.Helper()
 	ctx := context.Background()
-	opt, err := redis.ParseURL(s.RedisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := redis.NewClient(opt)
-	defer rc.Close()
+	rc := appRedis(t, s)
 	// Two starts that read the same jobs.length share one job, and each enqueues an
 	// InitializeAnalysis: one may still wait when its job already left "queued".
 	if n, _ := rc.LLen(ctx, "resque:queue:analysis_wrappers").Result(); n != 0 {
@@ -261,12 +254,7 @@ func queuedAnalyses(h *history.History) map[string]bool {
 func seedForeignFailure(t *testing.T, s *openstudioenv.Server) []string {
 	t.Helper()
 	ctx := context.Background()
-	opt, err := redis.ParseURL(s.RedisURL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc := redis.NewClient(opt)
-	defer rc.Close()
+	rc := appRedis(t, s)
 	entry := `{"failed_at":"` + time.Now().Add(-time.Hour).UTC().Format("2006/01/02 15:04:05 UTC") +
 		`","payload":{"class":"ResqueJobs::InitializeAnalysis","args":["batch_run","not-this-runs-analysis","job-0",{}]},` +
 		`"exception":"RuntimeError","error":"an earlier failure of someone else's","backtrace":[],"worker":"elsewhere:1:analysis_wrappers","queue":"analysis_wrappers"}`
