@@ -2,6 +2,7 @@ package stress
 
 import (
 	"bytes"
+	"encoding/json"
 	"time"
 )
 
@@ -75,6 +76,16 @@ func DecodeOptions(profile string, data []byte) (Options, error) {
 	o, err := d.DecodeOptions(data)
 	if err != nil {
 		return nil, configErr("the %s profile's options: %v", profile, err)
+	}
+	return o, nil
+}
+
+// DecodeOptionsAs reads data as a T: a profile's OptionsDecoder whose options are one JSON
+// object is DecodeOptionsAs[Options](data).
+func DecodeOptionsAs[T Options](data []byte) (Options, error) {
+	var o T
+	if err := json.Unmarshal(data, &o); err != nil {
+		return nil, err
 	}
 	return o, nil
 }

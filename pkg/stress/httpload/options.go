@@ -1,7 +1,6 @@
 package httpload
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/osctl/osctl/pkg/stress"
@@ -26,9 +25,5 @@ func (Options) Profile() string { return stress.ProfileHTTP }
 
 // DecodeOptions implements stress.OptionsDecoder.
 func (Profile) DecodeOptions(data []byte) (stress.Options, error) {
-	var o Options
-	if err := json.Unmarshal(data, &o); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return stress.DecodeOptionsAs[Options](data)
 }

@@ -1,7 +1,6 @@
 package openstudio
 
 import (
-	"encoding/json"
 	"time"
 
 	"github.com/osctl/osctl/pkg/stress"
@@ -82,9 +81,5 @@ func (o Options) check() error {
 
 // DecodeOptions implements stress.OptionsDecoder.
 func (Profile) DecodeOptions(data []byte) (stress.Options, error) {
-	var o Options
-	if err := json.Unmarshal(data, &o); err != nil {
-		return nil, err
-	}
-	return o, nil
+	return stress.DecodeOptionsAs[Options](data)
 }
