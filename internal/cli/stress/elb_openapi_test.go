@@ -28,7 +28,7 @@ const elbToken = "elb-real-token-5c0ffee1"
 // elbRun is one osctl run against the real service, with what it wrote.
 type elbRun struct {
 	testenv.OsctlRun
-	rep  report.Report
+	Rep  report.Report
 	hist string
 	dir  string
 }
@@ -43,7 +43,7 @@ func elbStress(t *testing.T, svc *elbenv.Service, extra ...string) elbRun {
 	args := append([]string{"stress", "--profile", "jobs", "--target", strings.Join(svc.Replicas, ","), "--header", "X-ELB-API-Token: " + elbToken,
 		"--history", r.hist, "--report", filepath.Join(dir, "report.json"), "--junit", filepath.Join(dir, "junit.xml"), "-o", "json"}, extra...)
 	r.OsctlRun = runOsctl(t, args...)
-	r.rep = jobsReport(t, r.OsctlRun)
+	r.Rep = jobsReport(t, r.OsctlRun)
 	noToken(t, r.Stdout, r.Stderr)
 	noTokenInFiles(t, dir)
 	return r
@@ -105,15 +105,15 @@ func TestRealELBCeilingBreach(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 3, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
 	r := elbStress(t, svc, "--requests", "3", "--concurrency", "3", "--max-active", "1", "--dispatch-interval", "1s")
-	if r.Code != 1 || r.rep.FindingCounts[detect.Ceiling] == 0 {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, r.Stderr)
+	if r.Code != 1 || r.Rep.FindingCounts[detect.Ceiling] == 0 {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v\n%s", r.Code, r.Rep.Verdict, r.Rep.FindingCounts, r.Rep.Reasons, r.Stderr)
 	}
-	for _, f := range r.rep.Findings {
+	for _, f := range r.Rep.Findings {
 		if f.Kind == detect.Ceiling && (!strings.HasPrefix(f.Got, "at least ") || !strings.Contains(f.Got, "seen active from")) {
 			t.Errorf("the ceiling finding does not say it is a lower bound, or when: %s", f.Got)
 		}
 	}
-	t.Logf("3 replicas x 1: exit %d in %v, %s", r.Code, r.Wall.Round(time.Second), r.rep.Findings[0].Got)
+	t.Logf("3 replicas x 1: exit %d in %v, %s", r.Code, r.Wall.Round(time.Second), r.Rep.Findings[0].Got)
 }
 
 // TestRealELBOneReplicaClean: one replica holds its ceiling of 1; two jobs of 4 s polled every
@@ -123,10 +123,10 @@ func TestRealELBOneReplicaClean(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 4 * time.Second,
 		Latency: 100 * time.Millisecond, DispatchInterval: time.Second})
 	r := elbStress(t, svc, "--requests", "2", "--concurrency", "2", "--max-active", "1", "--dispatch-interval", "1s")
-	if r.Code != 0 || r.rep.Verdict != detect.Clean || !r.rep.Conclusive || jobs.PartOf(&r.rep).Power == nil || !jobs.PartOf(&r.rep).Power.Ceiling {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, jobs.PartOf(&r.rep).Power, r.Stderr)
+	if r.Code != 0 || r.Rep.Verdict != detect.Clean || !r.Rep.Conclusive || jobs.PartOf(&r.Rep).Power == nil || !jobs.PartOf(&r.Rep).Power.Ceiling {
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %v, power %+v\n%s", r.Code, r.Rep.Verdict, r.Rep.FindingCounts, r.Rep.Reasons, jobs.PartOf(&r.Rep).Power, r.Stderr)
 	}
-	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.rep).Power.Line(1))
+	t.Logf("1 replica x 1: exit %d in %v; seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.Rep).Power.Line(1))
 }
 
 // TestRealELBShortJobsNeverClean: two replicas of ceiling 2 run four 1 s jobs at once (of 8), but
@@ -140,12 +140,12 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 	svc := elbenv.Start(t, elbenv.Options{Replicas: 2, MaxActive: 2, Token: elbToken, JobDuration: time.Second, Latency: 800 * time.Millisecond})
 	r := elbStress(t, svc, "--requests", "8", "--concurrency", "8", "--max-active", "2")
 	if r.Code == 0 {
-		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.rep.Verdict, r.Stderr)
+		t.Fatalf("exit 0 (%s) for a service that ran 4 jobs at once at a ceiling of 2\n%s", r.Rep.Verdict, r.Stderr)
 	}
-	reasons := strings.Join(r.rep.Reasons, "; ")
+	reasons := strings.Join(r.Rep.Reasons, "; ")
 	if r.Code != 2 || !strings.Contains(reasons, "could not have seen a breach of the ceiling 2") || !strings.Contains(reasons, "the service's own job list shows") ||
 		!strings.Contains(reasons, "poll less often") {
-		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.Code, r.rep.Verdict, r.rep.FindingCounts, reasons, r.Stderr)
+		t.Fatalf("exit %d, verdict %s, findings %v, reasons %s\n%s", r.Code, r.Rep.Verdict, r.Rep.FindingCounts, reasons, r.Stderr)
 	}
 	h := readHistory(t, r.hist)
 	o := detect.OptionsOf(h)
@@ -154,7 +154,7 @@ func TestRealELBShortJobsNeverClean(t *testing.T) {
 	if without.ExitCode() != 0 {
 		t.Fatalf("without the power rule: %s, want the false clean (exit 0) it prevents", without.Verdict)
 	}
-	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.rep).Power.Line(2))
+	t.Logf("2 replicas x 2, 1 s jobs, 0.8 s calls: exit %d in %v (without the power rule: exit 0); seen: %s", r.Code, r.Wall.Round(time.Second), jobs.PartOf(&r.Rep).Power.Line(2))
 }
 
 // TestRealELBTimeoutCleanup: with --timeout 1s every submit times out, yet the service makes
@@ -217,24 +217,24 @@ func TestRealELBReplayRace(t *testing.T) {
 		svc := elbenv.Start(t, elbenv.Options{Replicas: 1, MaxActive: 1, Token: elbToken, JobDuration: 3 * time.Second,
 			Latency: 100 * time.Millisecond, DispatchInterval: time.Second, FirstUploadStall: 4 * time.Second})
 		r = elbStress(t, svc, "--requests", "2", "--concurrency", "1", "--max-active", "1", "--dispatch-interval", "1s", "--timeout", "1s")
-		if r.Code != 2 || r.rep.Conclusive || try == 3 {
+		if r.Code != 2 || r.Rep.Conclusive || try == 3 {
 			break
 		}
-		t.Logf("load %d inconclusive on a loaded machine, one more: %v", try, r.rep.Reasons)
+		t.Logf("load %d inconclusive on a loaded machine, one more: %v", try, r.Rep.Reasons)
 	}
 	race := 0
-	for _, f := range r.rep.Findings {
+	for _, f := range r.Rep.Findings {
 		if f.Cause == detect.CauseReplayRace {
 			race++
 		}
 	}
-	if r.Code != 1 || race == 0 || race != len(r.rep.Findings) {
-		t.Fatalf("exit %d, findings %+v, reasons %v\n%s", r.Code, r.rep.Findings, r.rep.Reasons, r.Stderr)
+	if r.Code != 1 || race == 0 || race != len(r.Rep.Findings) {
+		t.Fatalf("exit %d, findings %+v, reasons %v\n%s", r.Code, r.Rep.Findings, r.Rep.Reasons, r.Stderr)
 	}
-	if !strings.Contains(r.rep.Next(), "replay race") {
-		t.Errorf("the next step blames another cause: %s", r.rep.Next())
+	if !strings.Contains(r.Rep.Next(), "replay race") {
+		t.Errorf("the next step blames another cause: %s", r.Rep.Next())
 	}
-	t.Logf("replay race: exit %d in %v: %s", r.Code, r.Wall.Round(time.Second), r.rep.Findings[0].Got)
+	t.Logf("replay race: exit %d in %v: %s", r.Code, r.Wall.Round(time.Second), r.Rep.Findings[0].Got)
 }
 
 func lastLine(s string) string {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/internal/testenv/stressrun"
 	"github.com/osctl/osctl/pkg/lock"
 	"github.com/osctl/osctl/pkg/sandbox"
 )
@@ -29,12 +30,12 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	res := stress(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
+	res := stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
 		"--nemesis", "kill-replica@1s", "--nemesis-seed", "3")
-	if res.Code != 0 || res.rep.Verdict != "clean" || !res.rep.Conclusive || len(res.rep.Faults) != 1 {
-		t.Fatalf("exit %d, verdict %s %v, faults %+v\n%s", res.Code, res.rep.Verdict, res.rep.Reasons, res.rep.Faults, res.Stderr)
+	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive || len(res.Rep.Faults) != 1 {
+		t.Fatalf("exit %d, verdict %s %v, faults %+v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.Faults, res.Stderr)
 	}
-	f := res.rep.Faults[0]
+	f := res.Rep.Faults[0]
 	in := f.InFlight
 	replica := strings.Fields(f.Target) // "replica N (pid P)"
 	if len(replica) < 2 {
@@ -45,16 +46,16 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 		!strings.HasPrefix(in.Scope, strings.Join(replica, " ")+" (http://127.0.0.1:") || len(in.Seqs) == 0 {
 		t.Fatalf("fault %v on %s caught %+v: want requests in flight on that replica, cut off and so ambiguous", f, f.Target, in)
 	}
-	t.Logf("%v on %s caught %d requests (%d ambiguous, %d acknowledged, %d rejected); outcomes %v", f, f.Target, in.Requests, in.Ambiguous, in.Acknowledged, in.Rejected, res.rep.Outcomes)
-	if in.Ambiguous > res.rep.Outcomes["ambiguous"] {
-		t.Errorf("%d caught requests ambiguous, but the run counts %d ambiguous in all", in.Ambiguous, res.rep.Outcomes["ambiguous"])
+	t.Logf("%v on %s caught %d requests (%d ambiguous, %d acknowledged, %d rejected); outcomes %v", f, f.Target, in.Requests, in.Ambiguous, in.Acknowledged, in.Rejected, res.Rep.Outcomes)
+	if in.Ambiguous > res.Rep.Outcomes["ambiguous"] {
+		t.Errorf("%d caught requests ambiguous, but the run counts %d ambiguous in all", in.Ambiguous, res.Rep.Outcomes["ambiguous"])
 	}
-	if l := res.rep.Leftovers; l == nil || !l.Read {
+	if l := res.Rep.Leftovers; l == nil || !l.Read {
 		t.Errorf("leftovers %+v: want them read after a run with a fault", l)
 	}
 	again := judgeHistory(t, hist, sb.StateDir)
-	if len(again.Faults) != 1 || !reflect.DeepEqual(again.Faults[0].InFlight, in) || !reflect.DeepEqual(again.Leftovers, res.rep.Leftovers) {
-		t.Errorf("judge of the history: faults %+v, leftovers %+v; the run: %+v, %+v", again.Faults, again.Leftovers, in, res.rep.Leftovers)
+	if len(again.Faults) != 1 || !reflect.DeepEqual(again.Faults[0].InFlight, in) || !reflect.DeepEqual(again.Leftovers, res.Rep.Leftovers) {
+		t.Errorf("judge of the history: faults %+v, leftovers %+v; the run: %+v, %+v", again.Faults, again.Leftovers, in, res.Rep.Leftovers)
 	}
 	text := testenv.RunOsctl(t, time.Minute, "stress", "judge", "--history", hist, "--state-dir", sb.StateDir)
 	if want := "caught " + strconv.Itoa(in.Requests) + " request(s) in flight on " + in.Scope; text.Code != 0 || !strings.Contains(text.Stdout, want) {
@@ -78,16 +79,16 @@ func TestNemesisReportsLeftoversApart(t *testing.T) {
 	pid, value := deadHolder(t, procs.Redis[0].Addr)
 	dir := t.TempDir()
 	hist, page := filepath.Join(dir, "history.jsonl"), filepath.Join(dir, "run.html")
-	res := stress(t, sb, "--requests", "400", "--concurrency", "64", "--analyses", "16", "--history", hist, "--html", page,
+	res := stressrun.Run(t, sb, "--requests", "400", "--concurrency", "64", "--analyses", "16", "--history", hist, "--html", page,
 		"--nemesis", "kill-replica@1s")
-	if res.Code != 0 || res.rep.Verdict != "clean" || res.rep.ExitCode() != res.Code {
-		t.Fatalf("exit %d, verdict %s %v, findings %v: want the locked sandbox clean (exit 0) whatever was left\n%s", res.Code, res.rep.Verdict, res.rep.Reasons, res.rep.FindingCounts, res.Stderr)
+	if res.Code != 0 || res.Rep.Verdict != "clean" || res.Rep.ExitCode() != res.Code {
+		t.Fatalf("exit %d, verdict %s %v, findings %v: want the locked sandbox clean (exit 0) whatever was left\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.FindingCounts, res.Stderr)
 	}
-	l := res.rep.Leftovers
+	l := res.Rep.Leftovers
 	if l == nil || !l.Read {
 		t.Fatalf("leftovers %+v", l)
 	}
-	t.Logf("leftovers: %d lock files, %d temp files, %d redis locks, blocked %+v; fault caught %+v", len(l.LockFiles), len(l.TempFiles), len(l.RedisLocks), l.BlockedFor, res.rep.Faults[0].InFlight)
+	t.Logf("leftovers: %d lock files, %d temp files, %d redis locks, blocked %+v; fault caught %+v", len(l.LockFiles), len(l.TempFiles), len(l.RedisLocks), l.BlockedFor, res.Rep.Faults[0].InFlight)
 	var held bool
 	for _, k := range l.RedisLocks {
 		held = held || (k.Key == holderKey && k.HolderPID == pid && k.Value == value && k.Status == "stale" && k.TTLMillis > 0)
@@ -111,8 +112,8 @@ func TestNemesisReportsLeftoversApart(t *testing.T) {
 		t.Errorf("the HTML report has no leftovers section naming the dead holder's lock (%v)", err)
 	}
 	again := judgeHistory(t, hist, sb.StateDir)
-	if !reflect.DeepEqual(again.Leftovers, l) || again.Verdict != res.rep.Verdict {
-		t.Errorf("judge of the history: leftovers %+v, verdict %s; the run: %+v, %s", again.Leftovers, again.Verdict, l, res.rep.Verdict)
+	if !reflect.DeepEqual(again.Leftovers, l) || again.Verdict != res.Rep.Verdict {
+		t.Errorf("judge of the history: leftovers %+v, verdict %s; the run: %+v, %s", again.Leftovers, again.Verdict, l, res.Rep.Verdict)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/internal/testenv/stressrun"
 	"github.com/osctl/osctl/pkg/nemesis"
 )
 
@@ -41,9 +42,9 @@ var fencePauses = "pause-replica@1s+" + fencePause + ",pause-replica@7s+" + fenc
 
 // requirePausesDone fails unless every fault of the run is a pause that was done and lasted
 // longer than the lock's TTL.
-func requirePausesDone(t *testing.T, r runResult, n int) {
+func requirePausesDone(t *testing.T, r stressrun.Result, n int) {
 	t.Helper()
-	f := r.rep.Faults
+	f := r.Rep.Faults
 	if len(f) != n {
 		t.Fatalf("faults in the report: %+v, want %d pauses\n%s", f, n, r.Stderr)
 	}
@@ -60,8 +61,8 @@ func requirePausesDone(t *testing.T, r runResult, n int) {
 func TestNemesisPausePastTheTTLOnRedlockStaysClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock")
-	r := stress(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
-	requireClean(t, r)
+	r := stressrun.Run(t, sb, append(fenceLoad, "--nemesis", fencePauses)...)
+	stressrun.RequireClean(t, r)
 	requirePausesDone(t, r, 3)
 	if !strings.Contains(sb.Stderr(), "LOST LOCK") && !strings.Contains(sb.Stderr(), "FENCED") {
 		t.Errorf("no replica lost a lease or was fenced: the pauses never landed on a lock holder\n%s", sb.Stderr())
@@ -76,9 +77,9 @@ func TestNemesisRestartsOneOfThreeMasters(t *testing.T) {
 	if len(sb.Redis) != 3 {
 		t.Fatalf("up started %d Redis masters, want 3: %v", len(sb.Redis), sb.Redis)
 	}
-	r := stress(t, sb, append(fenceLoad, "--nemesis", "restart-redis@1s")...)
-	requireClean(t, r)
-	f := r.rep.Faults
+	r := stressrun.Run(t, sb, append(fenceLoad, "--nemesis", "restart-redis@1s")...)
+	stressrun.RequireClean(t, r)
+	f := r.Rep.Faults
 	if len(f) != 1 || f[0].Kind != nemesis.RestartRedis || f[0].Outcome != nemesis.Done || !strings.HasPrefix(f[0].Target, "redis-server ") {
 		t.Fatalf("faults in the report: %+v", f)
 	}
@@ -104,16 +105,16 @@ func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 		// A 10 s TTL: on a busy machine a section can outlast 2 s, and a lease nobody renews
 		// then expires without any fault (docs/lock-fencing.md).
 		sb := fenceSandbox(t, "redlock-nofence", "--lock-ttl", "10s")
-		requireClean(t, stress(t, sb, fenceLoad...))
+		stressrun.RequireClean(t, stressrun.Run(t, sb, fenceLoad...))
 	})
 	t.Run("three loads with pause-holder", func(t *testing.T) {
 		t.Parallel() // on a sandbox of its own: the clean run above overlaps it
 		sb := fenceSandbox(t, "redlock-nofence", "--lock-ttl", holderFaultTTL)
 		for i := 1; i <= 3; i++ {
-			r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s")...)
-			requireRaces(t, r)
+			r := stressrun.Run(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s")...)
+			stressrun.RequireRaces(t, r)
 			requireHolderFaults(t, r, nemesis.PauseHolder)
-			t.Logf("load %d: %v", i, r.rep.FindingCounts)
+			t.Logf("load %d: %v", i, r.Rep.FindingCounts)
 		}
 	})
 }
@@ -124,16 +125,16 @@ func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 func TestHolderFaultsOnRedlockStayClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
 	sb := fenceSandbox(t, "redlock", "--lock-ttl", holderFaultTTL)
-	r := stress(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
-	requireClean(t, r)
+	r := stressrun.Run(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
+	stressrun.RequireClean(t, r)
 	requireHolderFaults(t, r, nemesis.PauseHolder, nemesis.KillHolder)
 }
 
 // requireHolderFaults fails unless the run's faults are kinds, in order, each done on a replica
 // and naming a lock key and its holder.
-func requireHolderFaults(t *testing.T, r runResult, kinds ...nemesis.Kind) {
+func requireHolderFaults(t *testing.T, r stressrun.Result, kinds ...nemesis.Kind) {
 	t.Helper()
-	f := r.rep.Faults
+	f := r.Rep.Faults
 	if len(f) != len(kinds) {
 		t.Fatalf("faults in the report: %+v, want %v\n%s", f, kinds, r.Stderr)
 	}
@@ -152,9 +153,9 @@ func requireHolderFaults(t *testing.T, r runResult, kinds ...nemesis.Kind) {
 func TestNemesisKillOnAnUnlockedSandboxStillRaces(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "none")
-	r := stress(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-quiet", "5s", "--nemesis", "kill-replica@1s")
-	requireRaces(t, r)
-	if len(r.rep.Faults) != 1 || r.rep.Faults[0].Kind != nemesis.KillReplica || r.rep.Faults[0].Outcome != nemesis.Done {
-		t.Fatalf("faults in the report: %+v", r.rep.Faults)
+	r := stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "500", "--analyses", "20", "--settle-quiet", "5s", "--nemesis", "kill-replica@1s")
+	stressrun.RequireRaces(t, r)
+	if len(r.Rep.Faults) != 1 || r.Rep.Faults[0].Kind != nemesis.KillReplica || r.Rep.Faults[0].Outcome != nemesis.Done {
+		t.Fatalf("faults in the report: %+v", r.Rep.Faults)
 	}
 }

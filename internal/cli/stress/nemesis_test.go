@@ -13,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/internal/testenv/stressrun"
 	"github.com/osctl/osctl/pkg/nemesis"
 	"github.com/osctl/osctl/pkg/stress/report"
 )
@@ -25,12 +26,12 @@ func TestNemesisOnALockedSandboxStaysClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults (seed 7 kills one replica and pauses another: neither waits for the other's): it overlaps the other parallel tests
 	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
 	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	res := stress(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
+	res := stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
 		"--nemesis", "pause-replica@1500ms+1s,kill-replica@1s,kill-replica@1h", "--nemesis-seed", "7")
-	if res.Code != 0 || res.rep.Verdict != "clean" || !res.rep.Conclusive {
-		t.Fatalf("exit %d, verdict %s %v, findings %v\n%s", res.Code, res.rep.Verdict, res.rep.Reasons, res.rep.FindingCounts, res.Stderr)
+	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive {
+		t.Fatalf("exit %d, verdict %s %v, findings %v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.FindingCounts, res.Stderr)
 	}
-	f := res.rep.Faults
+	f := res.Rep.Faults
 	if len(f) != 3 || f[0].Kind != nemesis.KillReplica || f[1].Kind != nemesis.PauseReplica {
 		t.Fatalf("faults in the report: %+v", f)
 	}
@@ -44,8 +45,8 @@ func TestNemesisOnALockedSandboxStaysClean(t *testing.T) {
 	}
 	// The kill cut requests off (their connections were lost after sending): ambiguous, and the
 	// verdict above stayed clean.
-	if res.rep.Outcomes["ambiguous"] == 0 || res.rep.NemesisSeed != 7 {
-		t.Errorf("outcomes %v, seed %d: want requests cut off by the kill counted ambiguous, and seed 7", res.rep.Outcomes, res.rep.NemesisSeed)
+	if res.Rep.Outcomes["ambiguous"] == 0 || res.Rep.NemesisSeed != 7 {
+		t.Errorf("outcomes %v, seed %d: want requests cut off by the kill counted ambiguous, and seed 7", res.Rep.Outcomes, res.Rep.NemesisSeed)
 	}
 	if !strings.Contains(res.Stderr, "--nemesis-seed 7") || !strings.Contains(res.Stderr, "nemesis: kill-replica@1s on replica ") {
 		t.Errorf("the run did not say its faults and seed:\n%s", res.Stderr)
@@ -114,13 +115,13 @@ func TestNemesisDeletesAPodOnKubernetes(t *testing.T) {
 	if res := stressRaw(t, sb, append(kube, "--nemesis", "pause-replica@1s+1s")...); res.Code != 2 || !strings.Contains(res.Stderr, "cannot be paused") {
 		t.Errorf("a pause on Kubernetes: exit %d, %s", res.Code, res.Stderr)
 	}
-	res := stress(t, sb, append(kube, "--requests", "600", "--concurrency", "100", "--analyses", "4", "--nemesis", "kill-replica@300ms")...)
-	if len(res.rep.Faults) != 1 || res.rep.Faults[0].Outcome != nemesis.Done {
-		t.Fatalf("faults: %+v\n%s", res.rep.Faults, res.Stderr)
+	res := stressrun.Run(t, sb, append(kube, "--requests", "600", "--concurrency", "100", "--analyses", "4", "--nemesis", "kill-replica@300ms")...)
+	if len(res.Rep.Faults) != 1 || res.Rep.Faults[0].Outcome != nemesis.Done {
+		t.Fatalf("faults: %+v\n%s", res.Rep.Faults, res.Stderr)
 	}
-	victim := strings.TrimPrefix(res.rep.Faults[0].Target, "pod "+ns+"/")
+	victim := strings.TrimPrefix(res.Rep.Faults[0].Target, "pod "+ns+"/")
 	if victim != pods[0] && victim != pods[1] {
-		t.Fatalf("the fault hit %q, not one of %v", res.rep.Faults[0].Target, pods)
+		t.Fatalf("the fault hit %q, not one of %v", res.Rep.Faults[0].Target, pods)
 	}
 	testenv.Eventually(t, 30*time.Second, "the deleted pod gone", func() bool {
 		_, err := k.Clients.Clientset.CoreV1().Pods(ns).Get(context.Background(), victim, metav1.GetOptions{})

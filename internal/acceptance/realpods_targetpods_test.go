@@ -1,6 +1,6 @@
 //go:build linux
 
-package stress
+package acceptance
 
 import (
 	"path/filepath"
@@ -37,7 +37,6 @@ func podRequests(t *testing.T, rep report.Report) (map[string]int, int) {
 // summary names them. The verdict is the one of a run whose targets are the same pods' forwards
 // given by hand (--target): races, exit 1. A Service's name means its selector.
 func TestTargetPodsReachesEveryPod(t *testing.T) {
-	t.Parallel() // the one real-pod test among the parallel ones (they begin once the others have ended): its runs are racy, which load does not hide, and it overlaps the sandbox tests' waits
 	c := realnode.Shared(t)
 	ns := c.Kube.NewNamespace(t)
 	w := c.StartWebTier(t, ns, realnode.WebTierOptions{Replicas: 3, Locking: "none"})

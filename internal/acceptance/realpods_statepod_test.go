@@ -1,6 +1,6 @@
 //go:build linux
 
-package stress
+package acceptance
 
 import (
 	"bytes"

@@ -1,0 +1,70 @@
+// Package stressrun runs `osctl stress` (the binary from testenv.OsctlBinary) against a sandbox
+// started by sandboxenv, and checks its verdict by the exit code and the JSON report, for the
+// test packages that run the binary: internal/cli/stress and internal/acceptance.
+package stressrun
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/osctl/osctl/internal/testenv"
+	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+
+	// The profiles' report parts: a report decoded here has its profile's (openstudio.PartOf).
+	_ "github.com/osctl/osctl/pkg/stress/profiles"
+	"github.com/osctl/osctl/pkg/stress/report"
+)
+
+// Result is one `osctl stress` run with its JSON report.
+type Result struct {
+	testenv.OsctlRun
+	Rep report.Report
+}
+
+// Run runs `osctl stress --target <the sandbox's replicas> -o json args...`, bounded by 3
+// minutes, with the sandbox's --state-dir unless args choose the jobs or http profile.
+func Run(t *testing.T, sb *sandboxenv.Sandbox, args ...string) Result {
+	t.Helper()
+	full := append([]string{"stress", "--target", strings.Join(sb.Replicas, ","), "-o", "json"}, args...)
+	if sb.StateDir != "" && !slices.Contains(args, "jobs") && !slices.Contains(args, "http") {
+		full = append(full, "--state-dir", sb.StateDir)
+	}
+	res := Result{OsctlRun: testenv.RunOsctl(t, 3*time.Minute, full...)}
+	res.Decode(t, &res.Rep)
+	return res
+}
+
+// RequireRaces fails the test unless the run found races (exit 1) with a finding of each of
+// kinds, and every finding carries its evidence.
+func RequireRaces(t *testing.T, r Result, kinds ...string) {
+	t.Helper()
+	if r.Code != 1 || r.Rep.Verdict != "races" || len(r.Rep.Findings) == 0 {
+		t.Fatalf("want races (exit 1), got exit %d verdict %s findings %v reasons %v\n%s", r.Code, r.Rep.Verdict, r.Rep.FindingCounts, r.Rep.Reasons, r.Stderr)
+	}
+	for _, k := range kinds {
+		if r.Rep.FindingCounts[k] == 0 {
+			t.Errorf("want %s findings, got %v", k, r.Rep.FindingCounts)
+		}
+	}
+	for _, f := range r.Rep.Findings {
+		if f.Kind == "" || f.Object == "" || f.Expected == "" || f.Got == "" {
+			t.Fatalf("finding without evidence: %+v", f)
+		}
+	}
+}
+
+// RequireClean fails the test unless the run was clean, conclusive and whole (exit 0).
+func RequireClean(t *testing.T, r Result) {
+	t.Helper()
+	if r.Code != 0 || r.Rep.Verdict != "clean" || !r.Rep.Conclusive || r.Rep.Partial {
+		var first string
+		if len(r.Rep.Findings) > 0 {
+			b, _ := json.Marshal(r.Rep.Findings[0])
+			first = string(b)
+		}
+		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s\n%s", r.Code, r.Rep.Verdict, r.Rep.FindingCounts, r.Rep.Reasons, first, r.Stderr)
+	}
+}
