@@ -28,10 +28,14 @@ import (
 // counts the same, and says so in its summary.
 func TestNemesisMarksRequestsInFlight(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
-	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	res := stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
-		"--nemesis", "kill-replica@1s", "--nemesis-seed", "3")
+	var sb *sandboxenv.Sandbox
+	var hist string
+	res := stressrun.AfterAKill(t, func() stressrun.Result {
+		sb = sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
+		hist = filepath.Join(t.TempDir(), "history.jsonl")
+		return stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
+			"--nemesis", "kill-replica@1s", "--nemesis-seed", "3")
+	})
 	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive || len(res.Rep.Faults) != 1 {
 		t.Fatalf("exit %d, verdict %s %v, faults %+v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.Faults, res.Stderr)
 	}
@@ -71,16 +75,21 @@ func TestNemesisMarksRequestsInFlight(t *testing.T) {
 // kill, and its temp file stays).
 func TestNemesisReportsLeftoversApart(t *testing.T) {
 	t.Parallel() // its load is light (uploads written slowly) and mostly waits: it overlaps the other parallel tests
-	sb := sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--upload-chunk", "1024", "--write-delay", "30ms")
-	procs, err := sandbox.ReadProcesses(sb.StateDir)
-	if err != nil || len(procs.Redis) == 0 {
-		t.Fatalf("sandbox processes %+v: %v", procs, err)
-	}
-	pid, value := deadHolder(t, procs.Redis[0].Addr)
-	dir := t.TempDir()
-	hist, page := filepath.Join(dir, "history.jsonl"), filepath.Join(dir, "run.html")
-	res := stressrun.Run(t, sb, "--requests", "400", "--concurrency", "64", "--analyses", "16", "--history", hist, "--html", page,
-		"--nemesis", "kill-replica@1s")
+	var sb *sandboxenv.Sandbox
+	var pid int
+	var value, hist, page string
+	res := stressrun.AfterAKill(t, func() stressrun.Result {
+		sb = sandboxenv.Start(t, "--replicas", "2", "--locking", "redlock", "--upload-chunk", "1024", "--write-delay", "30ms")
+		procs, err := sandbox.ReadProcesses(sb.StateDir)
+		if err != nil || len(procs.Redis) == 0 {
+			t.Fatalf("sandbox processes %+v: %v", procs, err)
+		}
+		pid, value = deadHolder(t, procs.Redis[0].Addr)
+		dir := t.TempDir()
+		hist, page = filepath.Join(dir, "history.jsonl"), filepath.Join(dir, "run.html")
+		return stressrun.Run(t, sb, "--requests", "400", "--concurrency", "64", "--analyses", "16", "--history", hist, "--html", page,
+			"--nemesis", "kill-replica@1s")
+	})
 	if res.Code != 0 || res.Rep.Verdict != "clean" || res.Rep.ExitCode() != res.Code {
 		t.Fatalf("exit %d, verdict %s %v, findings %v: want the locked sandbox clean (exit 0) whatever was left\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.FindingCounts, res.Stderr)
 	}

@@ -124,8 +124,9 @@ func TestPauseHolderFindsTheUnfencedZombieWrite(t *testing.T) {
 // lock it hit and its holder.
 func TestHolderFaultsOnRedlockStayClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults: it overlaps the other parallel tests
-	sb := fenceSandbox(t, "redlock", "--lock-ttl", holderFaultTTL)
-	r := stressrun.Run(t, sb, append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
+	r := stressrun.AfterAKill(t, func() stressrun.Result {
+		return stressrun.Run(t, fenceSandbox(t, "redlock", "--lock-ttl", holderFaultTTL), append(holderLoad, "--nemesis", "pause-holder@2s+8s,kill-holder@6s")...)
+	})
 	stressrun.RequireClean(t, r)
 	requireHolderFaults(t, r, nemesis.PauseHolder, nemesis.KillHolder)
 }

@@ -24,10 +24,14 @@ import (
 // is not injected, and judging the history again gives the same faults.
 func TestNemesisOnALockedSandboxStaysClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults (seed 7 kills one replica and pauses another: neither waits for the other's): it overlaps the other parallel tests
-	sb := sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
-	hist := filepath.Join(t.TempDir(), "history.jsonl")
-	res := stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
-		"--nemesis", "pause-replica@1500ms+1s,kill-replica@1s,kill-replica@1h", "--nemesis-seed", "7")
+	var sb *sandboxenv.Sandbox
+	var hist string
+	res := stressrun.AfterAKill(t, func() stressrun.Result {
+		sb = sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
+		hist = filepath.Join(t.TempDir(), "history.jsonl")
+		return stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
+			"--nemesis", "pause-replica@1500ms+1s,kill-replica@1s,kill-replica@1h", "--nemesis-seed", "7")
+	})
 	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive {
 		t.Fatalf("exit %d, verdict %s %v, findings %v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.FindingCounts, res.Stderr)
 	}
