@@ -28,14 +28,7 @@ import (
 // counts the same, and says so in its summary.
 func TestNemesisMarksRequestsInFlight(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out the kill and the settle: it overlaps the other parallel tests
-	var sb *sandboxenv.Sandbox
-	var hist string
-	res := stressrun.AfterAKill(t, func() stressrun.Result {
-		sb = sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
-		hist = filepath.Join(t.TempDir(), "history.jsonl")
-		return stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
-			"--nemesis", "kill-replica@1s", "--nemesis-seed", "3")
-	})
+	sb, hist, res := lockedLoadWithFaults(t, "kill-replica@1s", "3")
 	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive || len(res.Rep.Faults) != 1 {
 		t.Fatalf("exit %d, verdict %s %v, faults %+v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.Faults, res.Stderr)
 	}

@@ -24,14 +24,7 @@ import (
 // is not injected, and judging the history again gives the same faults.
 func TestNemesisOnALockedSandboxStaysClean(t *testing.T) {
 	t.Parallel() // its load is light and mostly waits out its faults (seed 7 kills one replica and pauses another: neither waits for the other's): it overlaps the other parallel tests
-	var sb *sandboxenv.Sandbox
-	var hist string
-	res := stressrun.AfterAKill(t, func() stressrun.Result {
-		sb = sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
-		hist = filepath.Join(t.TempDir(), "history.jsonl")
-		return stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
-			"--nemesis", "pause-replica@1500ms+1s,kill-replica@1s,kill-replica@1h", "--nemesis-seed", "7")
-	})
+	sb, hist, res := lockedLoadWithFaults(t, "pause-replica@1500ms+1s,kill-replica@1s,kill-replica@1h", "7")
 	if res.Code != 0 || res.Rep.Verdict != "clean" || !res.Rep.Conclusive {
 		t.Fatalf("exit %d, verdict %s %v, findings %v\n%s", res.Code, res.Rep.Verdict, res.Rep.Reasons, res.Rep.FindingCounts, res.Stderr)
 	}
@@ -62,6 +55,22 @@ func TestNemesisOnALockedSandboxStaysClean(t *testing.T) {
 	if len(again.Faults) != 3 || again.Faults[0].Target != f[0].Target {
 		t.Errorf("judge of the history gives faults %+v", again.Faults)
 	}
+}
+
+// lockedLoadWithFaults sends 2,000 requests to a locked sandbox of 3 replicas with the faults of
+// schedule (targets chosen with seed), on a fresh sandbox again while a kill lost a job
+// (stressrun.AfterAKill): the sandbox and history of the run it returns.
+func lockedLoadWithFaults(t *testing.T, schedule, seed string) (*sandboxenv.Sandbox, string, stressrun.Result) {
+	t.Helper()
+	var sb *sandboxenv.Sandbox
+	var hist string
+	res := stressrun.AfterAKill(t, func() stressrun.Result {
+		sb = sandboxenv.Start(t, "--replicas", "3", "--locking", "redlock")
+		hist = filepath.Join(t.TempDir(), "history.jsonl")
+		return stressrun.Run(t, sb, "--requests", "2000", "--concurrency", "200", "--analyses", "10", "--history", hist,
+			"--nemesis", schedule, "--nemesis-seed", seed)
+	})
+	return sb, hist, res
 }
 
 // TestNemesisRefusesBeforeAnyLoad: a malformed schedule, a target it cannot fault and a fault the
