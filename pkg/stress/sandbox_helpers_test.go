@@ -2,13 +2,13 @@ package stress_test
 
 import (
 	"context"
-	"encoding/json"
 	"net/url"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/internal/testenv/stressrun"
 	"github.com/osctl/osctl/pkg/sandbox"
 	"github.com/osctl/osctl/pkg/stress"
 	"github.com/osctl/osctl/pkg/stress/history"
@@ -116,36 +116,26 @@ func judgeSaved(t *testing.T, hist, dir string) *report.Report {
 	return rep
 }
 
-// requireRaces fails unless the run found races (exit 1) with findings of every kind in kinds,
-// each finding with its evidence.
-func requireRaces(t *testing.T, r sandboxRun, kinds ...string) {
-	t.Helper()
-	if r.Code() != 1 || r.rep.Verdict != "races" || len(r.rep.Findings) == 0 {
-		t.Fatalf("want races (exit 1), got exit %d verdict %s findings %v reasons %v", r.Code(), r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons)
-	}
-	for _, k := range kinds {
-		if r.rep.FindingCounts[k] == 0 {
-			t.Errorf("want %s findings, got %v", k, r.rep.FindingCounts)
-		}
-	}
-	for _, f := range r.rep.Findings {
-		if f.Kind == "" || f.Object == "" || f.Expected == "" || f.Got == "" {
-			t.Fatalf("finding without evidence: %+v", f)
-		}
-	}
+// result is the run as stressrun checks a run of the binary: the exit code osctl stress gives it
+// and its report.
+func (r sandboxRun) result() stressrun.Result {
+	res := stressrun.Result{Rep: *r.rep}
+	res.Code = r.Code()
+	return res
 }
 
-// requireClean fails unless the run is clean and conclusive (exit 0) and whole.
+// requireRaces fails unless the run found races (exit 1) with findings of every kind in kinds,
+// each finding with its evidence (stressrun.RequireRaces).
+func requireRaces(t *testing.T, r sandboxRun, kinds ...string) {
+	t.Helper()
+	stressrun.RequireRaces(t, r.result(), kinds...)
+}
+
+// requireClean fails unless the run is clean and conclusive (exit 0) and whole
+// (stressrun.RequireClean).
 func requireClean(t *testing.T, r sandboxRun) {
 	t.Helper()
-	if r.Code() != 0 || r.rep.Verdict != "clean" || !r.rep.Conclusive || r.rep.Partial {
-		var first string
-		if len(r.rep.Findings) > 0 {
-			b, _ := json.Marshal(r.rep.Findings[0])
-			first = string(b)
-		}
-		t.Fatalf("want clean and conclusive (exit 0), got exit %d verdict %s findings %v reasons %v first %s", r.Code(), r.rep.Verdict, r.rep.FindingCounts, r.rep.Reasons, first)
-	}
+	stressrun.RequireClean(t, r.result())
 }
 
 // readHistory reads a history file back.

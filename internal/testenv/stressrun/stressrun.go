@@ -1,6 +1,7 @@
 // Package stressrun runs `osctl stress` (the binary from testenv.OsctlBinary) against a sandbox
 // started by sandboxenv, and checks its verdict by the exit code and the JSON report, for the
-// test packages that run the binary: internal/cli/stress and internal/acceptance.
+// test packages that run the binary (internal/cli/stress and internal/acceptance) and for
+// pkg/stress's runs in-process (a Result of the report alone).
 package stressrun
 
 import (
@@ -12,6 +13,7 @@ import (
 
 	"github.com/osctl/osctl/internal/testenv"
 	"github.com/osctl/osctl/internal/testenv/sandboxenv"
+	"github.com/osctl/osctl/pkg/nemesis"
 
 	// The profiles' report parts: a report decoded here has its profile's (openstudio.PartOf).
 	_ "github.com/osctl/osctl/pkg/stress/profiles"
@@ -69,12 +71,18 @@ func RequireClean(t *testing.T, r Result) {
 	}
 }
 
-// KillLostAJob says whether r is inconclusive for one cause alone, with no finding: jobs left
-// "queued" that no failure explains. A replica killed between a start's write of its job and the
-// Resque.enqueue after it leaves such a job, as the real app would (Job.new_job, then
-// Resque.enqueue): the kill's timing, not a race. Requests the kill cut off may be named beside it.
+// KillLostAJob says whether r is inconclusive for one cause alone, with no finding, after a
+// replica was killed: jobs left "queued" that no failure explains. A replica killed between a
+// start's write of its job and the Resque.enqueue after it (Job.new_job, then Resque.enqueue), or
+// between its worker's pop of the job and its record of working on it (Resque's reserve, then
+// working_on), leaves such a job, as the real app would: the kill's timing, not a race. Requests
+// the kill cut off may be named beside it. Without a kill of a web replica done in the run, it is
+// false: a job lost otherwise is not the kill's.
 func KillLostAJob(r Result) bool {
-	if r.Code != 2 || r.Rep.Verdict != "inconclusive" || len(r.Rep.Findings) > 0 {
+	if r.Code != 2 || r.Rep.Verdict != "inconclusive" || len(r.Rep.Findings) > 0 ||
+		!slices.ContainsFunc(r.Rep.Faults, func(f nemesis.Fault) bool {
+			return f.Kind.Kills() && !f.Kind.HitsRedis() && f.Outcome == nemesis.Done
+		}) {
 		return false
 	}
 	stuck := false
